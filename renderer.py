@@ -1,0 +1,119 @@
+"""Console drawing: the 5×5 grid, the turn's status line and the game's events.
+
+The renderer draws what it is given and decides nothing. Colour comes from
+colorama; with NO_COLOR set or a stdout that is not a terminal, cards carry
+plain markers instead: `[R] word` for a revealed card, `(R) word` for a
+face-down card in the captain's view, `( ) word` in the agent's view.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TextIO
+
+from colorama import Back, Fore, Style, just_fix_windows_console
+
+from board import COLUMNS, Board, Color
+from players import Game, GameOver, Guessed, HintGiven, Passed, TurnStarted
+
+FOREGROUND = {Color.RED: Fore.RED, Color.BLUE: Fore.BLUE, Color.NEUTRAL: Fore.YELLOW,
+              Color.ASSASSIN: Fore.LIGHTBLACK_EX}
+BACKGROUND = {Color.RED: Back.RED + Fore.WHITE, Color.BLUE: Back.BLUE + Fore.WHITE,
+              Color.NEUTRAL: Back.YELLOW + Fore.BLACK, Color.ASSASSIN: Back.BLACK + Fore.WHITE}
+
+
+def use_color(stream: TextIO) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
+
+
+class Renderer:
+    """Draws boards and game events on a text stream."""
+
+    def __init__(self, stream: TextIO | None = None, color: bool | None = None,
+                 explain: bool = False):
+        self.stream = stream or sys.stdout
+        self.color = use_color(self.stream) if color is None else color
+        self.explain = explain
+        if self.color:
+            just_fix_windows_console()
+
+    def write(self, text: str = "") -> None:
+        print(text, file=self.stream, flush=True)
+
+    # --- the board ------------------------------------------------------------
+
+    def board(self, board: Board, captain: bool) -> str:
+        """The grid as text: the captain sees every colour, the agent only revealed cards."""
+        width = max(len(w) for w in board.words)
+        cells = [self.cell(c.word, c.color, c.revealed, captain, width) for c in board.cards]
+        rows = [" ".join(cells[i:i + COLUMNS]) for i in range(0, len(cells), COLUMNS)]
+        return "\n".join(rows)
+
+    def cell(self, word: str, color: Color, revealed: bool, captain: bool, width: int) -> str:
+        text = word.upper().ljust(width)
+        if not self.color:
+            marker = f"[{color.letter}]" if revealed else f"({color.letter})" if captain else "( )"
+            return f"{marker} {text}"
+        if revealed:
+            return f"{BACKGROUND[color]} {text} {Style.RESET_ALL}"
+        if captain:
+            return f"{FOREGROUND[color]}{Style.BRIGHT} {text} {Style.RESET_ALL}"
+        return f" {text} "
+
+    def team(self, color: Color) -> str:
+        name = color.value.upper()
+        return f"{FOREGROUND[color]}{Style.BRIGHT}{name}{Style.RESET_ALL}" if self.color else name
+
+    def status(self, game: Game) -> str:
+        """Whose turn, cards left per team and the history of hints."""
+        left = ", ".join(f"{self.team(t)} {game.board.remaining(t)}" for t in (Color.RED, Color.BLUE))
+        lines = [f"Turn: {self.team(game.team)}   cards left: {left}"]
+        hints = [f"{self.team(t.team)} {t.hint}: " + (", ".join(w.upper() for w, _ in t.guesses) or "-")
+                 for t in game.history if t.hint is not None]
+        if hints:
+            lines.append("Hints so far: " + " | ".join(hints))
+        return "\n".join(lines)
+
+    def show(self, game: Game, captain: bool) -> None:
+        view = "captain's view" if captain else "agents' view"
+        self.write(f"\n{self.board(game.board, captain)}\n({view})\n{self.status(game)}")
+
+    # --- events ---------------------------------------------------------------
+
+    def on_event(self, event, game: Game) -> None:
+        """Draw one game event as it happens."""
+        match event:
+            case TurnStarted(team=team):
+                self.write(f"\n--- {self.team(team)} to play ---")
+            case HintGiven(team=team, hint=hint, choice=choice):
+                left = "unlimited guesses" if hint.max_guesses is None else f"{hint.max_guesses} guesses"
+                self.write(f"{self.team(team)} captain: {hint}   ({left})")
+                if self.explain and choice is not None:
+                    self.write(self.explanation(choice))
+            case Guessed(team=team, word=word, color=color, outcome=outcome):
+                self.write(f"{self.team(team)} turns over {self.cell(word, color, True, True, 0).strip()}"
+                           f" - {OUTCOME_TEXT[outcome.value]}")
+            case Passed(team=team):
+                self.write(f"{self.team(team)} passes.")
+            case GameOver(winner=winner, reason=reason):
+                self.write(f"\n{self.board(game.board, captain=True)}\n")
+                self.write(f"*** {self.team(winner)} wins: {reason}. ***")
+
+    @staticmethod
+    def explanation(choice) -> str:
+        """Why the AI chose its hint: targets, the most dangerous other card, runners-up."""
+        pairs = zip(choice.targets, choice.target_weights, strict=True)
+        targets = ", ".join(f"{w.upper()} {x:.2f}" for w, x in pairs)
+        lines = [f"    targets: {targets}"]
+        if choice.danger:
+            lines.append(f"    most dangerous other card: {choice.danger[0].upper()} {choice.danger[1]:.2f}")
+        if choice.runners_up:
+            lines.append("    runners-up: " + ", ".join(f"{w.upper()} {k} ({s:.2f})"
+                                                     for w, k, s in choice.runners_up))
+        return "\n".join(lines)
+
+
+OUTCOME_TEXT = {"own": "their own agent", "opponent": "the other team's agent",
+                "neutral": "a bystander", "assassin": "the ASSASSIN"}
