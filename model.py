@@ -200,7 +200,7 @@ class Weights:
         return np.zeros(len(words), dtype=np.float32)
 
 
-# --- captain -----------------------------------------------------------------
+# --- what a captain sees --------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -215,141 +215,444 @@ class HintChoice:
     score: float = 0.0
 
 
-# What a card in the agent's reach is worth to the captain, by colour relative to its team.
-CARD_VALUES = {"own": 1.0, "neutral": -1.0, "opponent": -1.5, "assassin": -10.0}
-
-
-def card_values(board_colors: Sequence[Color], team: Color) -> np.ndarray:
-    """The value of each card for `team`, in CARD_VALUES units."""
-    def value(color: Color) -> float:
-        if color is team:
-            return CARD_VALUES["own"]
-        if color is ASSASSIN:
-            return CARD_VALUES["assassin"]
-        if color is NEUTRAL:
-            return CARD_VALUES["neutral"]
-        return CARD_VALUES["opponent"]
-    return np.array([value(c) for c in board_colors], dtype=np.float32)
-
-
-class CumsumCaptain:
-    """The reference captain: rank the cards for each hint and sum card values down the ranking.
-
-    For hint h and position k, score = Σ values of its k best-ranked cards
-    + gap·(weight of the k-th card − weight of the (k+1)-th), which prefers hints
-    whose targets stand clear of the rest. The count is the best k.
-    """
-
-    name = "cumsum"
-
-    def __init__(self, weights: Weights, gap: float = 2.0, floor: float = 0.15,
-                 max_count: int = 4):
-        self.weights, self.gap, self.floor, self.max_count = weights, gap, floor, max_count
-
-    def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
-        cards = board.unrevealed()
-        words = [c.word for c in cards]
-        values = card_values([c.color for c in cards], team)
-        w = self.weights.board_matrix(words)                       # (H, U)
-        order = np.argsort(-w, axis=1)
-        ranked = np.take_along_axis(w, order, axis=1)
-        ranked_values = values[order]
-        own_left = int((values > 0).sum())
-        depth = min(self.max_count, own_left, len(words))
-        sums = np.cumsum(ranked_values[:, :depth], axis=1)
-        following = ranked[:, 1:depth + 1] if depth < len(words) else np.pad(
-            ranked[:, 1:], ((0, 0), (0, 1)))
-        score = sums + self.gap * (ranked[:, :depth] - following)
-        # A target must be pointed to, not merely ranked: weak links score nothing.
-        score = np.where(ranked[:, :depth] >= self.floor, score, -np.inf)
-        score[~self.weights.filter.legal(board, given)] = -np.inf
-        return choose(score, order, ranked, words, values, self.weights.hints)
-
-
-def choose(score: np.ndarray, order: np.ndarray, ranked: np.ndarray, words: Sequence[str],
-           values: np.ndarray, hints: Sequence[str], runners_up: int = 3) -> HintChoice:
-    """Turn a (hints × count) score table into the best HintChoice, with its reasons."""
-    best_per_hint = score.max(axis=1)
-    top = np.argsort(-best_per_hint)[:runners_up + 1]
-    h = int(top[0])
-    if not np.isfinite(best_per_hint[h]):
-        raise NoLegalHint("no legal hint points to an own card")
-    k = int(score[h].argmax()) + 1
-    targets = order[h, :k]
-    others = [i for i in order[h] if values[i] <= 0]
-    danger = (words[others[0]], float(ranked[h, list(order[h]).index(others[0])])) if others else None
-    return HintChoice(
-        hint=Hint(hints[h], k),
-        targets=tuple(words[i] for i in targets),
-        target_weights=tuple(float(x) for x in ranked[h, :k]),
-        danger=danger,
-        runners_up=tuple((hints[i], int(score[i].argmax()) + 1, float(best_per_hint[i]))
-                         for i in top[1:] if np.isfinite(best_per_hint[i])),
-        score=float(best_per_hint[h]),
-    )
-
-
 class NoLegalHint(Exception):
     """The vocabulary has no legal hint for this board (never on a real board)."""
 
 
+# What a card in the agent's reach is worth to the captain, relative to its team.
+OWN, NEUTRAL_VALUE, OPPONENT_VALUE, ASSASSIN_VALUE = 1.0, -1.0, -1.5, -10.0
+
+
+@dataclass
+class Situation:
+    """A captain's view of the face-down cards: their colours and every hint's weights for them."""
+
+    words: list[str]
+    colors: list[Color]
+    team: Color
+    weights: np.ndarray       # (hints, cards)
+    legal: np.ndarray         # (hints,) bool
+
+    @classmethod
+    def of(cls, weights: Weights, board: Board, team: Color, given: Sequence[str] = ()) -> Situation:
+        cards = board.unrevealed()
+        words = [c.word for c in cards]
+        return cls(words, [c.color for c in cards], team, weights.board_matrix(words),
+                   weights.filter.legal(board, given))
+
+    def mask(self, *colors: Color) -> np.ndarray:
+        return np.array([c in colors for c in self.colors], dtype=bool)
+
+    @property
+    def own(self) -> np.ndarray:
+        return self.mask(self.team)
+
+    @property
+    def values(self) -> np.ndarray:
+        """Each card's value for the team: own +1, neutral, opponent and assassin negative."""
+        value = {self.team: OWN, NEUTRAL: NEUTRAL_VALUE, ASSASSIN: ASSASSIN_VALUE,
+                 self.team.other: OPPONENT_VALUE}
+        return np.array([value[c] for c in self.colors], dtype=np.float32)
+
+    def strongest(self, *colors: Color) -> np.ndarray:
+        """For every hint, the largest weight among face-down cards of these colours (0 if none)."""
+        mask = self.mask(*colors)
+        return self.weights[:, mask].max(axis=1) if mask.any() else np.zeros(len(self.weights))
+
+    def own_sorted(self) -> np.ndarray:
+        """For every hint, the weights of the team's own cards, strongest first: (hints, own)."""
+        return -np.sort(-self.weights[:, self.own], axis=1)
+
+
+def choose(situation: Situation, score: np.ndarray, hints: Sequence[str],
+           runners_up: int = 3) -> HintChoice:
+    """The best (hint, count) of a (hints × count) score table, with its reasons.
+
+    Column k-1 of `score` scores the hint for count k; illegal hints must be
+    -inf already. The targets are the hint's k strongest own cards.
+    """
+    score = np.where(situation.legal[:, None], score, -np.inf)
+    best = score.max(axis=1)
+    top = np.argpartition(-best, min(runners_up, len(best) - 1))[:runners_up + 1]
+    top = top[np.argsort(-best[top])]
+    h = int(top[0])
+    if not np.isfinite(best[h]):
+        raise NoLegalHint("no legal hint points to an own card")
+    k = int(score[h].argmax()) + 1
+    row = situation.weights[h]
+    own = np.flatnonzero(situation.own)
+    targets = own[np.argsort(-row[own])][:k]
+    others = np.flatnonzero(~situation.own)
+    danger = None
+    if len(others):
+        worst = others[row[others].argmax()]
+        danger = (situation.words[worst], float(row[worst]))
+    return HintChoice(
+        hint=Hint(hints[h], k),
+        targets=tuple(situation.words[i] for i in targets),
+        target_weights=tuple(float(row[i]) for i in targets),
+        danger=danger,
+        runners_up=tuple((hints[i], int(score[i].argmax()) + 1, float(best[i]))
+                         for i in top[1:] if np.isfinite(best[i])),
+        score=float(best[h]),
+    )
+
+
+class Captain:
+    """Base of the captain strategies: build the situation, score it, choose.
+
+    A strategy implements `score(situation) -> (hints × count)` table; the
+    legality filter and the choice are shared.
+    """
+
+    name = "base"
+
+    def __init__(self, weights: Weights, max_count: int = 4):
+        self.weights, self.max_count = weights, max_count
+
+    def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
+        situation = Situation.of(self.weights, board, team, given)
+        return choose(situation, self.score(situation, board), self.weights.hints)
+
+    def depth(self, situation: Situation) -> int:
+        return max(1, min(self.max_count, int(situation.own.sum())))
+
+    def score(self, situation: Situation, board: Board) -> np.ndarray:
+        raise NotImplementedError
+
+
+class CumsumCaptain(Captain):
+    """The reference captain: rank the cards for each hint and sum card values down the ranking.
+
+    For hint h and position k, score = Σ values of its k best-ranked cards
+    + gap·(weight of the k-th card − weight of the (k+1)-th), which prefers
+    hints whose targets stand clear of the rest. Targets weaker than `floor`
+    do not count. The count is the best k.
+    """
+
+    name = "cumsum"
+
+    def __init__(self, weights: Weights, gap: float = 2.0, floor: float = 0.3, max_count: int = 4):
+        super().__init__(weights, max_count)
+        self.gap, self.floor = gap, floor
+
+    def score(self, situation: Situation, board: Board) -> np.ndarray:
+        w, depth = situation.weights, self.depth(situation)
+        order = np.argsort(-w, axis=1)
+        ranked = np.take_along_axis(w, order, axis=1)
+        sums = np.cumsum(situation.values[order][:, :depth], axis=1)
+        following = np.pad(ranked, ((0, 0), (0, 1)))[:, 1:depth + 1]
+        score = sums + self.gap * (ranked[:, :depth] - following)
+        return np.where(ranked[:, :depth] >= self.floor, score, -np.inf)
+
+
+class MarginCaptain(Captain):
+    """Target a hint's k strongest own cards; pay for the strongest card of each other kind.
+
+    score = weakest target − λo·max opponent − λa·assassin − λn·max neutral + bonus·(k−1),
+    and a count is allowed only when its weakest target beats every other
+    card by `margin`.
+    """
+
+    name = "margin"
+
+    def __init__(self, weights: Weights, opponent: float = 0.5, assassin: float = 1.0,
+                 neutral: float = 0.25, bonus: float = 0.08, margin: float = 0.05,
+                 max_count: int = 4):
+        super().__init__(weights, max_count)
+        self.opponent, self.assassin, self.neutral = opponent, assassin, neutral
+        self.bonus, self.margin = bonus, margin
+
+    def score(self, situation: Situation, board: Board) -> np.ndarray:
+        team = situation.team
+        opponent = situation.strongest(team.other)
+        assassin = situation.strongest(ASSASSIN)
+        neutral = situation.strongest(NEUTRAL)
+        rival = np.maximum.reduce([opponent, assassin, neutral])
+        targets = situation.own_sorted()[:, :self.depth(situation)]
+        k = np.arange(targets.shape[1])
+        score = (targets - (self.opponent * opponent + self.assassin * assassin
+                            + self.neutral * neutral)[:, None] + self.bonus * k)
+        return np.where(targets >= rival[:, None] + self.margin, score, -np.inf)
+
+
+class ClusterCaptain(Captain):
+    """Group own cards by how the vocabulary sees them; hint the best-concentrated group.
+
+    Own cards are clustered agglomeratively (average linkage, cosine distance
+    between their hint-weight columns), the number of clusters chosen by mean
+    silhouette. For each cluster, a hint scores by its concentration on the
+    cluster (its weight there over its weight on all face-down cards) times its
+    evenness inside it (1 / (size · Herfindahl index)). Hints whose strongest
+    group is the assassin are dropped. The count is the number of cluster
+    members that beat every other card.
+    """
+
+    name = "cluster"
+
+    def __init__(self, weights: Weights, margin: float = 0.03, max_count: int = 4):
+        super().__init__(weights, max_count)
+        self.margin = margin
+
+    def clusters(self, situation: Situation) -> list[np.ndarray]:
+        """Own-card indices (into situation.words) grouped by silhouette-best clustering."""
+        from scipy.cluster.hierarchy import fcluster, linkage
+        from sklearn.metrics import silhouette_score
+
+        own = np.flatnonzero(situation.own)
+        if len(own) <= 2:
+            return [own[[i]] for i in range(len(own))] + ([own] if len(own) == 2 else [])
+        columns = situation.weights[:, own].T + 1e-9
+        tree = linkage(columns, method="average", metric="cosine")
+        best, labels = -2.0, np.ones(len(own), dtype=int)
+        for k in range(2, len(own)):
+            found = fcluster(tree, k, criterion="maxclust")
+            if len(set(found)) < 2:
+                continue
+            quality = silhouette_score(columns, found, metric="cosine")
+            if quality > best:
+                best, labels = quality, found
+        groups = [own[labels == label] for label in np.unique(labels)]
+        return groups + [own[[i]] for i in range(len(own))]  # singletons keep a safe fallback
+
+    def score(self, situation: Situation, board: Board) -> np.ndarray:
+        w = situation.weights
+        total = w.sum(axis=1) + 1e-9
+        rival = situation.strongest(situation.team.other, NEUTRAL, ASSASSIN)
+        assassin = situation.strongest(ASSASSIN)
+        depth = self.depth(situation)
+        table = np.full((len(w), depth), -np.inf)
+        for group in self.clusters(situation):
+            part = w[:, group]
+            mass = part.sum(axis=1) + 1e-9
+            # Herfindahl index of the hint's weight inside the group: 1/size when even, 1 when on one card.
+            herfindahl = np.maximum(((part / mass[:, None]) ** 2).sum(axis=1), 1.0 / len(group))
+            quality = (mass / total) / (len(group) * herfindahl)
+            safe = (part >= rival[:, None] + self.margin).sum(axis=1)
+            # Hints whose strongest group is the assassin are out.
+            strongest_group = part.mean(axis=1)
+            quality = np.where(assassin >= strongest_group, -np.inf, quality)
+            count = np.minimum(safe, min(len(group), depth))
+            score = quality + count          # every safe target outweighs any concentration
+            for k in range(1, depth + 1):
+                table[:, k - 1] = np.where(count == k, np.maximum(table[:, k - 1], score),
+                                           table[:, k - 1])
+        return table
+
+
+class ExpectedCaptain(Captain):
+    """Choose the hint with the most own cards expected from an agent that is not its twin.
+
+    The agent is simulated: it ranks the face-down cards by its own weights
+    plus Gumbel noise of scale `temperature` (a Plackett-Luce softmax agent)
+    and guesses down that ranking until it misses or has made `count` guesses.
+    A hint's value is the expected number of own cards revealed, less the
+    expected cost of the card that ends the turn: a neutral, an opponent's
+    card, or the assassin, which loses the game. Each hint is scored under
+    every partner matrix and keeps its worst score, so it must work for all
+    of them. The captain dares more when behind and plays safer when ahead.
+    """
+
+    name = "expected"
+
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (),
+                 temperature: float = 0.06, samples: int = 48, candidates: int = 200,
+                 neutral_cost: float = 0.3, opponent_cost: float = 1.0,
+                 assassin_cost: float = 6.0, max_count: int = 4, seed: int = 0):
+        super().__init__(weights, max_count)
+        self.partners = list(partners) or [weights]
+        self.temperature, self.samples, self.candidates = temperature, samples, candidates
+        self.costs = {NEUTRAL: neutral_cost, ASSASSIN: assassin_cost}
+        self.opponent_cost = opponent_cost
+        self.seed = seed
+        self.prefilter = MarginCaptain(weights, margin=-1.0, max_count=max_count)
+
+    def risk(self, board: Board, team: Color) -> float:
+        """A multiplier on costs: below 1 when behind or when the opponent is about to win."""
+        own, opponent = board.remaining(team), board.remaining(team.other)
+        if opponent <= 1 or own - opponent >= 3:
+            return 0.5
+        if own - opponent >= 1:
+            return 0.8
+        if opponent - own >= 2:
+            return 1.3
+        return 1.0
+
+    def score(self, situation: Situation, board: Board) -> np.ndarray:
+        quick = np.where(situation.legal[:, None], self.prefilter.score(situation, board), -np.inf)
+        best = quick.max(axis=1)
+        n = min(self.candidates, int(np.isfinite(best).sum()))
+        table = np.full((len(best), self.depth(situation)), -np.inf)
+        if n == 0:
+            return table
+        chosen = np.argpartition(-best, n - 1)[:n]
+        risk = self.risk(board, situation.team)
+        worst = None
+        for partner in self.partners:
+            expected = self.expected(situation, partner, chosen, risk)
+            worst = expected if worst is None else np.minimum(worst, expected)
+        table[chosen] = worst
+        return table
+
+    def expected(self, situation: Situation, partner: Weights, chosen: np.ndarray,
+                 risk: float) -> np.ndarray:
+        """Expected value of each chosen hint for counts 1..depth under one partner's weights."""
+        if partner is self.weights:
+            w = situation.weights[chosen]
+        else:
+            hints = [self.weights.hints[i] for i in chosen]
+            w = np.vstack([partner.hint_row(h, situation.words) for h in hints])
+        rng = np.random.default_rng(self.seed)  # common random numbers: fair between hints
+        noise = rng.gumbel(size=(self.samples, 1, w.shape[1])).astype(np.float32)
+        order = np.argsort(-(w[None] / self.temperature + noise), axis=2)   # (S, n, cards)
+        own = situation.own[order]
+        miss = np.where(own.all(axis=2), own.shape[2], np.argmin(own, axis=2))  # first non-own
+        cost = np.array([self.cost(c, situation.team) for c in situation.colors], np.float32)
+        miss_cost = np.take_along_axis(cost[order], np.minimum(miss, own.shape[2] - 1)[..., None],
+                                       axis=2)[..., 0] * risk
+        depth = self.depth(situation)
+        k = np.arange(1, depth + 1)
+        found = np.minimum(miss[..., None], k)                    # (S, n, depth)
+        missed = miss[..., None] < k
+        return (found - missed * miss_cost[..., None]).mean(axis=0)
+
+    def cost(self, color: Color, team: Color) -> float:
+        return 0.0 if color is team else self.costs.get(color, self.opponent_cost)
+
+
 # --- agent -------------------------------------------------------------------
+
+
+@dataclass
+class Memory:
+    """An earlier hint of the agent's team and the cards guessed for it."""
+
+    hint: Hint
+    guesses: list[str] = field(default_factory=list)
+
+    def outstanding(self, board: Board, team: Color) -> int:
+        """How many of the hint's targets are presumably still face down."""
+        found = sum(board.card(w).color is team for w in self.guesses)
+        return max(0, (self.hint.count or 0) - found)
 
 
 class Agent:
     """Reads a hint's column over the face-down cards and picks cards.
 
     With probability `chance` it takes the best card, otherwise it samples a
-    softmax of the weights (`chance=1` is greedy). It stops after `count`
-    guesses, or, for 0 and unlimited, when the best card weighs less than
-    `threshold`.
+    softmax of the weights (`chance=1` is greedy). It makes `count` guesses;
+    with 0 or unlimited, it goes on while the best card weighs at least
+    `threshold`. With `memory`, it spends the bonus guess on an earlier hint
+    whose targets are still face down, when one card stands out for it.
     """
 
     name = "softmax"
 
-    def __init__(self, weights: Weights, chance: float = 1.0, temperature: float = 0.05,
-                 threshold: float = 0.3):
+    def __init__(self, weights: Weights, chance: float = 0.9, temperature: float = 0.05,
+                 threshold: float = 0.3, memory: bool = True, confidence: float = 0.45,
+                 lead: float = 0.1):
         self.weights, self.chance = weights, chance
         self.temperature, self.threshold = temperature, threshold
+        self.memory, self.confidence, self.lead = memory, confidence, lead
+        self.remembered: list[Memory] = []
 
-    def guess(self, board: Board, hint: Hint, guessed: int,
-              rng: np.random.Generator) -> str | None:
-        """The next card to turn over for this hint, or None to stop."""
-        if hint.count and guessed >= hint.count:
-            return None
+    def guess(self, board: Board, hint: Hint, guessed: int, rng: np.random.Generator,
+              team: Color | None = None) -> str | None:
+        """The next card to turn over for this hint, or None to stop.
+
+        `team` lets the agent keep its memory of earlier hints; without it the
+        agent judges each hint alone.
+        """
+        if guessed == 0 and team is not None:
+            self.remembered.append(Memory(hint))
         words = board.unrevealed_words()
-        column = self.weights.hint_row(hint.word, words)
+        if hint.count and guessed >= hint.count:
+            word = self.bonus(board, team) if self.memory and team is not None else None
+        else:
+            column = self.weights.hint_row(hint.word, words)
+            word = None if guessed and self.stop(column, hint) else self.pick(words, column, rng)
+        if word is not None and team is not None:
+            self.remembered[-1].guesses.append(word)
+        return word
+
+    def stop(self, column: np.ndarray, hint: Hint) -> bool:
+        """Whether to stop before the next guess (never before the first)."""
+        return not hint.count and column.max() < self.threshold
+
+    def pick(self, words: list[str], column: np.ndarray, rng: np.random.Generator) -> str:
         best = int(column.argmax())
-        if not hint.count and guessed > 0 and column[best] < self.threshold:
-            return None
-        if rng.random() < self.chance:
+        if self.chance >= 1 or rng.random() < self.chance:
             return words[best]
-        logits = (column - column[best]) / self.temperature
-        p = np.exp(logits)
+        p = np.exp((column - column[best]) / self.temperature)
         return words[int(rng.choice(len(words), p=p / p.sum()))]
+
+    def bonus(self, board: Board, team: Color) -> str | None:
+        """A card for an earlier, unfinished hint, when it stands out clearly."""
+        words = board.unrevealed_words()
+        if len(words) < 2:
+            return None
+        for memory in self.remembered[:-1]:
+            if memory.outstanding(board, team) == 0:
+                continue
+            column = self.weights.hint_row(memory.hint.word, words)
+            first, second = np.sort(column)[::-1][:2]
+            if first >= self.confidence and first - second >= self.lead:
+                return words[int(column.argmax())]
+        return None
+
+
+class GreedyAgent(Agent):
+    """Always the best card; `count` guesses, then the bonus guess from memory."""
+
+    name = "greedy"
+
+    def __init__(self, weights: Weights, **options):
+        super().__init__(weights, **{"chance": 1.0, **options})
+
+
+class ThresholdAgent(Agent):
+    """Greedy, but stops early when the next card is weak or barely beats the one after it."""
+
+    name = "threshold"
+
+    def __init__(self, weights: Weights, floor: float = 0.2, min_lead: float = 0.0, **options):
+        super().__init__(weights, **{"chance": 1.0, **options})
+        self.floor, self.min_lead = floor, min_lead
+
+    def stop(self, column: np.ndarray, hint: Hint) -> bool:
+        first, second = (np.sort(column)[::-1][:2] if len(column) > 1 else (column.max(), 0.0))
+        return super().stop(column, hint) or first < self.floor or first - second < self.min_lead
 
 
 # --- strategies by name ----------------------------------------------------------------
 
-CAPTAINS = {"cumsum": CumsumCaptain}
-AGENTS = {"softmax": Agent}
-DEFAULT_CAPTAIN, DEFAULT_AGENT = "cumsum", "softmax"
+CAPTAINS: dict[str, type[Captain]] = {c.name: c for c in (
+    CumsumCaptain, MarginCaptain, ClusterCaptain, ExpectedCaptain)}
+AGENTS: dict[str, type[Agent]] = {a.name: a for a in (GreedyAgent, Agent, ThresholdAgent)}
+DEFAULT_CAPTAIN, DEFAULT_AGENT = "expected", "greedy"
 
 
 @dataclass
 class AI:
-    """The weights and the chosen strategies from which AI players are made."""
+    """The weights and the chosen strategies from which AI players are made.
+
+    `partners` are other initializers' weights that the expected captain
+    checks its hints against, so that they work for agents unlike itself.
+    """
 
     weights: Weights
     captain_strategy: str = DEFAULT_CAPTAIN
     agent_strategy: str = DEFAULT_AGENT
+    partners: list[Weights] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for name, known in ((self.captain_strategy, CAPTAINS), (self.agent_strategy, AGENTS)):
             if name not in known:
                 raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(known)}")
 
-    def captain(self):
+    def captain(self) -> Captain:
+        if self.captain_strategy == ExpectedCaptain.name:
+            return ExpectedCaptain(self.weights, partners=[self.weights, *self.partners])
         return CAPTAINS[self.captain_strategy](self.weights)
 
     def agent(self) -> Agent:

@@ -119,7 +119,7 @@ class AIAgent:
         self.model = model
 
     def guess(self, game: Game, hint: Hint, guessed: int) -> str | None:
-        return self.model.guess(game.board, hint, guessed, game.rng)
+        return self.model.guess(game.board, hint, guessed, game.rng, team=game.team)
 
 
 HELP_CAPTAIN = ("Give a hint as one word and a count, e.g. 'ocean 2' (0-9 or 'unlimited').\n"
