@@ -298,6 +298,12 @@ def choose(situation: Situation, score: np.ndarray, hints: Sequence[str],
     )
 
 
+def fallback(situation: Situation) -> np.ndarray:
+    """A count-1 score for every hint: its best own card's lead over the strongest other card."""
+    rival = situation.strongest(situation.team.other, NEUTRAL, ASSASSIN)
+    return (situation.own_sorted()[:, :1] - rival[:, None]).astype(np.float64)
+
+
 class Captain:
     """Base of the captain strategies: build the situation, score it, choose.
 
@@ -312,7 +318,10 @@ class Captain:
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
         situation = Situation.of(self.weights, board, team, given)
-        return choose(situation, self.score(situation, board), self.weights.hints)
+        score = self.score(situation, board)
+        if not np.isfinite(score[situation.legal]).any():
+            score = fallback(situation)   # the strategy found nothing safe: still give a hint
+        return choose(situation, score, self.weights.hints)
 
     def depth(self, situation: Situation) -> int:
         return max(1, min(self.max_count, int(situation.own.sum())))
@@ -357,7 +366,7 @@ class MarginCaptain(Captain):
     name = "margin"
 
     def __init__(self, weights: Weights, opponent: float = 0.5, assassin: float = 1.0,
-                 neutral: float = 0.25, bonus: float = 0.08, margin: float = 0.05,
+                 neutral: float = 0.25, bonus: float = 0.15, margin: float = 0.05,
                  max_count: int = 4):
         super().__init__(weights, max_count)
         self.opponent, self.assassin, self.neutral = opponent, assassin, neutral

@@ -1,0 +1,204 @@
+"""Captain and agent strategies on hand-made matrices whose best answer is known."""
+
+import numpy as np
+import pytest
+
+from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
+from model import AGENTS, AI, CAPTAINS, Agent, ExpectedCaptain, GreedyAgent, Hint, ThresholdAgent, Weights
+
+# A small table: red owns five cards, two themes; the assassin SHARK sits near the sea theme.
+WORDS = ["whale", "ship", "beach", "apple", "pear", "piano", "cloud", "shark"]
+KEY = [RED, RED, RED, RED, RED, BLUE, NEUTRAL, ASSASSIN]
+HINTS = ("ocean", "fruit", "music", "weather", "noise")
+MATRIX = np.array([
+    #  whale ship beach apple pear piano cloud shark
+    [0.90, 0.85, 0.80, 0.05, 0.05, 0.05, 0.10, 0.79],   # ocean: three own, but the assassin is close
+    [0.05, 0.05, 0.05, 0.90, 0.88, 0.05, 0.05, 0.05],   # fruit: two own, nothing else near
+    [0.05, 0.10, 0.05, 0.05, 0.05, 0.95, 0.05, 0.05],   # music: the opponent's card
+    [0.10, 0.10, 0.20, 0.05, 0.05, 0.05, 0.90, 0.10],   # weather: the neutral card
+    [0.10, 0.10, 0.10, 0.10, 0.10, 0.10, 0.10, 0.10],   # noise: points nowhere
+], dtype=np.float32)
+
+
+def weights(matrix=MATRIX, hints=HINTS, words=WORDS, extender=None) -> Weights:
+    return Weights("hand-made", tuple(hints), tuple(words), matrix.copy(), extender)
+
+
+def board(revealed=None) -> Board:
+    return Board.from_key(WORDS, KEY, revealed)
+
+
+@pytest.mark.parametrize("name", sorted(CAPTAINS))
+def test_a_safe_hint_for_two_beats_three_beside_the_assassin(name):
+    choice = CAPTAINS[name](weights()).give_hint(board(), RED)
+    assert choice.hint == Hint("fruit", 2)
+    assert set(choice.targets) == {"apple", "pear"}
+
+
+@pytest.mark.parametrize("name", sorted(CAPTAINS))
+def test_without_the_assassin_nearby_the_captain_links_three(name):
+    matrix = MATRIX.copy()
+    matrix[0, 7] = 0.05                       # SHARK no longer answers to "ocean"
+    choice = CAPTAINS[name](weights(matrix)).give_hint(board(), RED)
+    assert choice.hint == Hint("ocean", 3)
+    assert set(choice.targets) == {"whale", "ship", "beach"}
+
+
+@pytest.mark.parametrize("name", sorted(CAPTAINS))
+def test_captains_never_repeat_a_hint(name):
+    choice = CAPTAINS[name](weights()).give_hint(board(), RED, given=["fruit"])
+    assert choice.hint.word != "fruit"
+
+
+@pytest.mark.parametrize("name", sorted(CAPTAINS))
+def test_captains_play_for_the_blue_team_too(name):
+    # For blue, PIANO is its own card and "music" the only hint that points at it alone.
+    choice = CAPTAINS[name](weights()).give_hint(board(), BLUE)
+    assert choice.hint == Hint("music", 1)
+
+
+def test_explanation_names_the_most_dangerous_card_and_runners_up():
+    choice = CAPTAINS["margin"](weights()).give_hint(board(), RED)
+    assert choice.danger == ("whale", pytest.approx(0.05)) or choice.danger[1] <= 0.05 + 1e-6
+    assert all(word != "fruit" for word, _, _ in choice.runners_up)
+
+
+def test_expected_captain_is_bolder_when_behind():
+    captain = ExpectedCaptain(weights())
+    behind = Board.from_key(WORDS, KEY)
+    assert captain.risk(behind, RED) < 1.0 or captain.risk(behind, BLUE) < 1.0
+    # Red has 5 left and blue 1: blue is ahead, red must dare.
+    assert captain.risk(behind, RED) < captain.risk(behind, BLUE)
+
+
+def test_expected_captain_keeps_hints_that_work_for_every_partner():
+    # A partner who reads "fruit" as pointing at the assassin vetoes it.
+    partner_matrix = MATRIX.copy()
+    partner_matrix[1, 7] = 0.95
+    partner = weights(partner_matrix)
+    alone = ExpectedCaptain(weights()).give_hint(board(), RED)
+    robust = ExpectedCaptain(weights(), partners=[weights(), partner]).give_hint(board(), RED)
+    assert alone.hint.word == "fruit"
+    assert robust.hint.word != "fruit"
+
+
+# --- agents ---------------------------------------------------------------------------
+
+
+def play(agent: Agent, hint: Hint, b: Board, team=RED, seed=0) -> list[str]:
+    """Let an agent guess for one hint, revealing as it goes, as the game would."""
+    rng, guesses = np.random.default_rng(seed), []
+    while hint.max_guesses is None or len(guesses) < hint.max_guesses:
+        word = agent.guess(b, hint, len(guesses), rng, team=team)
+        if word is None:
+            break
+        guesses.append(word)
+        if b.reveal(word, team).value != "own":
+            break
+    return guesses
+
+
+def test_greedy_agent_takes_the_best_cards_and_stops_at_count():
+    assert play(GreedyAgent(weights()), Hint("fruit", 2), board()) == ["apple", "pear"]
+
+
+def test_greedy_agent_stops_at_a_miss():
+    assert play(GreedyAgent(weights()), Hint("music", 2), board()) == ["piano"]
+
+
+def test_agent_spends_the_bonus_guess_on_an_earlier_hint():
+    matrix = MATRIX.copy()
+    matrix[0] = [0.90, 0.85, 0.20, 0.05, 0.05, 0.05, 0.10, 0.10]   # "ocean": WHALE and SHIP only
+    agent, b = GreedyAgent(weights(matrix)), board()
+    assert play(agent, Hint("ocean", 2), b) == ["whale", "ship"]
+    b.card("ship").revealed = False              # as if the turn had ended after WHALE
+    agent.remembered[-1].guesses = ["whale"]
+    assert play(agent, Hint("fruit", 2), b) == ["apple", "pear", "ship"]
+
+
+def test_agent_keeps_the_bonus_guess_when_no_card_stands_out():
+    agent, b = GreedyAgent(weights()), board()
+    play(agent, Hint("ocean", 3), b)
+    for word in ("ship", "beach", "shark"):      # SHIP 0.85 barely leads BEACH 0.80
+        b.card(word).revealed = False
+    agent.remembered[-1].guesses = ["whale"]
+    assert play(agent, Hint("fruit", 2), b) == ["apple", "pear"]
+
+
+def test_agent_without_memory_stops_at_count():
+    agent = GreedyAgent(weights(), memory=False)
+    play(agent, Hint("ocean", 1), board())
+    assert play(agent, Hint("fruit", 2), board()) == ["apple", "pear"]
+
+
+def test_threshold_agent_stops_on_a_weak_card_after_the_first():
+    agent = ThresholdAgent(weights(), floor=0.5)
+    assert play(agent, Hint("noise", None), board()) == ["whale"]     # forced first guess only
+    assert play(agent, Hint("ocean", None), board()) == ["whale", "ship", "beach", "shark"]
+
+
+def test_threshold_agent_stops_when_the_lead_is_too_small():
+    agent = ThresholdAgent(weights(), min_lead=0.05)
+    # After WHALE and SHIP, BEACH (0.80) barely leads SHARK (0.79): stop.
+    assert play(agent, Hint("ocean", 3), board()) == ["whale", "ship"]
+
+
+def test_unlimited_hint_has_no_cap_but_stops_below_threshold():
+    agent = GreedyAgent(weights(), threshold=0.5)
+    assert play(agent, Hint("fruit", 0), board()) == ["apple", "pear"]
+
+
+def test_softmax_agent_samples_in_proportion_to_weights():
+    agent = Agent(weights(), chance=0.0, temperature=0.05)
+    rng, b = np.random.default_rng(0), board()
+    picks = [agent.guess(b, Hint("ocean", 1), 0, rng) for _ in range(2000)]
+    share = {w: picks.count(w) / len(picks) for w in set(picks)}
+    column = MATRIX[0]
+    p = np.exp((column - column.max()) / 0.05)
+    p /= p.sum()
+    for i, word in enumerate(WORDS):
+        assert share.get(word, 0.0) == pytest.approx(p[i], abs=0.03)
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+def test_every_agent_guesses_an_unrevealed_card(name):
+    b = board([True, False, False, False, False, False, False, False])
+    word = AGENTS[name](weights()).guess(b, Hint("ocean", 2), 0, np.random.default_rng(0))
+    assert word in b.unrevealed_words()
+
+
+# --- any board word, any hint -----------------------------------------------------------
+
+
+class LetterExtender:
+    """A deterministic stand-in for an embedding: words sharing a first letter are close."""
+
+    def columns(self, words):
+        return np.array([[1.0 if h[0] == w[0] else 0.1 for w in words] for h in HINTS], np.float32)
+
+    def row(self, hint, words):
+        return np.array([1.0 if hint[0] == w[0] else 0.1 for w in words], np.float32)
+
+
+def test_unseen_board_words_get_columns_on_demand():
+    w = weights(extender=LetterExtender())
+    columns = w.board_matrix(["mouse", "frog"])
+    assert w.knows("mouse") and w.knows("frog")
+    assert columns[HINTS.index("music"), 0] == 1.0 and columns[HINTS.index("fruit"), 1] == 1.0
+
+
+def test_an_out_of_vocabulary_hint_is_read_through_the_extender():
+    w = weights(extender=LetterExtender())
+    row = w.hint_row("seaside", ["shark", "apple"])
+    assert row.tolist() == pytest.approx([1.0, 0.1])
+
+
+def test_no_word_raises_without_any_source():
+    w = weights()
+    assert w.hint_row("zzzz", WORDS).tolist() == [0.0] * len(WORDS)
+    assert w.board_matrix(["unheardof"]).shape == (len(HINTS), 1)
+
+
+def test_ai_rejects_unknown_strategies_with_the_choices():
+    with pytest.raises(ValueError, match="cumsum"):
+        AI(weights(), captain_strategy="psychic")
