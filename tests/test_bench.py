@@ -1,0 +1,268 @@
+"""The benchmark: single-team scoring rules, statistics on known games, and a tiny full run."""
+
+import json
+import string
+
+import numpy as np
+import pytest
+
+import bench
+import datasets
+import model
+from bench import HintRecord, SoloResult, Spec, bootstrap_ratio, count_table, play_solo, summarize
+from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Outcome
+from model import Hint, HintChoice, Weights
+
+OWN, OPP, NEU, ASS = Outcome.OWN, Outcome.OPPONENT, Outcome.NEUTRAL, Outcome.ASSASSIN
+
+# --- a hand-made board and scripted players ---------------------------------------------
+
+WORDS = [f"{c}card" for c in string.ascii_lowercase[:25]]
+REDS, BLUES, NEUTRALS, KILLER = WORDS[:9], WORDS[9:17], WORDS[17:24], WORDS[24]
+KEY = [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN]
+
+
+def board() -> Board:
+    return Board.from_key(WORDS, KEY)
+
+
+class ScriptedCaptain:
+    """Gives the scripted hints in order and records what it was told had been given."""
+
+    def __init__(self, hints):
+        self.hints, self.seen_given = list(hints), []
+
+    def give_hint(self, board, team, given=()):
+        self.seen_given.append(list(given))
+        word, count = self.hints.pop(0)
+        return HintChoice(Hint(word, count), (), (), None)
+
+
+class ScriptedAgent:
+    """Turns over the scripted words in order; None in the script means 'stop'."""
+
+    def __init__(self, words):
+        self.words, self.asked = list(words), 0
+
+    def guess(self, board, hint, guessed, rng):
+        self.asked += 1
+        return self.words.pop(0)
+
+
+def solo(hints, guesses) -> tuple[SoloResult, ScriptedCaptain, ScriptedAgent]:
+    captain, agent = ScriptedCaptain(hints), ScriptedAgent(guesses)
+    result = play_solo(board(), RED, captain, agent, np.random.default_rng(0))
+    return result, captain, agent
+
+
+def test_a_scripted_win_scores_its_number_of_hints():
+    # hint 1 (count 3): 3 own, then the bonus guess (N+1) finds a 4th; hint 2: 2 own then a
+    # neutral; hint 3 (count 3): the last 3 own cards, and the game ends at once.
+    result, captain, agent = solo(
+        [("alpha", 3), ("beta", 2), ("gamma", 3)],
+        REDS[:4] + REDS[4:6] + [NEUTRALS[0]] + REDS[6:9])
+    assert result.won and not result.assassin and result.failure is None
+    assert result.score == 3
+    assert [h.achieved for h in result.hints] == [4, 2, 3]
+    assert [h.outcomes[-1] for h in result.hints] == [OWN, NEU, OWN]
+    assert agent.asked == 10 and not agent.words
+    assert captain.seen_given == [[], ["alpha"], ["alpha", "beta"]]   # no hint can repeat
+    counts = result.counts()
+    assert counts["own_revealed"] == 9 and counts["guesses"] == 10 and counts["asked"] == 8
+    assert counts["delivered"] == 3 + 2 + 3 and counts["fulfilled"] == 3 and counts["illegal"] == 0
+
+
+def test_n_plus_one_guessing_stops_after_count_plus_one():
+    result, _, agent = solo([("alpha", 1), ("beta", 9)], REDS[:2] + REDS[2:9])
+    assert [h.achieved for h in result.hints] == [2, 7]   # count 1 allowed 2 guesses
+    assert result.won and result.score == 2
+
+
+def test_the_assassin_loses_with_score_25():
+    result, _, _ = solo([("alpha", 2)], [REDS[0], KILLER])
+    assert not result.won and result.assassin and result.score == bench.LOSS_SCORE == 25
+
+
+def test_all_opponent_cards_lose_with_score_25():
+    result, _, _ = solo([(f"hint{c}", 1) for c in "abcdefgh"], BLUES)
+    assert len(result.hints) == 8 and not result.assassin
+    assert not result.won and result.score == 25
+
+
+def test_an_illegal_hint_is_counted():
+    result, _, _ = solo([(REDS[0], 1)] + [("beta", 9)], REDS)
+    assert result.hints[0].illegal is not None and result.counts()["illegal"] == 1
+    assert result.won
+
+
+def test_an_agent_that_stops_at_once_still_uses_up_the_hints():
+    result, _, _ = solo([(f"hint{c}", 1) for c in string.ascii_lowercase[:25]], [None] * 25)
+    assert len(result.hints) == bench.MAX_HINTS and not result.won and result.score == 25
+
+
+def test_an_invalid_guess_is_a_failure_and_a_loss():
+    result, _, _ = solo([("alpha", 2)], ["nonsense"])
+    assert result.failure and not result.won and result.score == 25
+
+
+# --- statistics on a known game set ------------------------------------------------------
+
+
+def game(outcomes_per_hint, won: bool, seed: int = 0, counts=None) -> SoloResult:
+    counts = counts or [len(o) for o in outcomes_per_hint]
+    hints = [HintRecord(f"h{i}", c, None, list(o))
+             for i, (o, c) in enumerate(zip(outcomes_per_hint, counts, strict=True))]
+    return SoloResult(seed, hints, won=won)
+
+
+KNOWN = [
+    game([[OWN] * 4, [OWN] * 5], won=True),                       # score 2, 9 own of 9 guesses
+    game([[OWN] * 3, [OWN, NEU], [OWN] * 5], won=True),           # score 3, 9 own of 10
+    game([[OWN, OWN, ASS]], won=False, counts=[3]),               # assassin: score 25
+    game([[OWN] * 3, [OPP], [OWN] * 5, [OWN]], won=True),         # score 4, 9 own of 10
+]
+
+
+def test_known_games_give_exact_metrics():
+    summary = summarize(count_table(KNOWN))
+    assert summary["games"] == 4
+    assert summary["win_rate"].value == pytest.approx(0.75)
+    assert summary["assassin_rate"].value == pytest.approx(0.25)
+    assert summary["mean_score"].value == pytest.approx((2 + 3 + 25 + 4) / 4)
+    assert summary["turns_on_wins"].value == pytest.approx((2 + 3 + 4) / 3)
+    assert summary["cards_per_hint"].value == pytest.approx((9 + 9 + 2 + 9) / (2 + 3 + 1 + 4))
+    assert summary["precision"].value == pytest.approx((9 + 9 + 2 + 9) / (9 + 10 + 3 + 10))
+    assert summary["illegal"] == 0 and summary["failures"] == 0
+
+
+def test_bootstrap_interval_contains_the_mean_and_is_deterministic():
+    scores = [s.score for s in KNOWN] * 5
+    first, again = bootstrap_ratio(scores), bootstrap_ratio(scores)
+    assert first == again
+    assert first.value == pytest.approx(8.5)
+    assert first.low <= first.value <= first.high and first.low < first.high
+    assert first.n == 20
+    assert bootstrap_ratio(scores, seed=1) != first   # the seed is what fixes it
+
+
+def test_bootstrap_of_a_ratio_and_of_edge_cases():
+    ratio = bootstrap_ratio([1, 2, 3], [2, 2, 2])
+    assert ratio.value == pytest.approx(1.0) and ratio.low <= 1.0 <= ratio.high
+    assert bootstrap_ratio([1, 1, 1]) == bench.Estimate(1.0, 1.0, 1.0, 3)
+    assert np.isnan(bootstrap_ratio([]).value)
+    assert np.isnan(bootstrap_ratio([0, 0], [0, 0]).value)   # e.g. hints on wins with no wins
+
+
+def test_pooling_by_seed_keeps_pooled_means():
+    a, b = count_table(KNOWN[:2]), count_table(KNOWN[2:])
+    pooled = summarize(bench.pooled([a, b]))
+    assert pooled["games"] == 4 and pooled["win_rate"].n == 2
+    assert pooled["mean_score"].value == pytest.approx(8.5)   # the mean over all four games
+    assert pooled["win_rate"].value == pytest.approx(0.75)
+
+
+def test_two_team_win_rates_by_seat():
+    d = bench.DuelResult
+    duels = [d(1, RED, True, True, False), d(1, BLUE, False, False, True),
+             d(2, RED, True, False, False), d(2, BLUE, True, True, False)]
+    s = bench.summarize_duels(duels)
+    assert s["win_rate"].value == pytest.approx(0.75)
+    assert s["win_rate_first"].value == pytest.approx(1.0)
+    assert s["win_rate_second"].value == pytest.approx(0.5)
+    assert s["assassin_rate"].value == pytest.approx(0.25) and s["games"] == 4
+
+
+# --- specs and partners --------------------------------------------------------------------
+
+
+def test_parse_strategy():
+    assert bench.parse_strategy("cumsum") == ("cumsum", ())
+    assert bench.parse_strategy("margin:opponent=0.7,max_count=3") == (
+        "margin", (("opponent", 0.7), ("max_count", 3)))
+    with pytest.raises(ValueError):
+        bench.parse_strategy("margin:0.7")
+
+
+def test_held_out_partners_never_include_the_agents_matrix():
+    weights = {"a": "A", "b": "B", "c": "C"}
+    captain, agent = Spec("expected", "a"), Spec("greedy", "b")
+    assert bench.partners_for(captain, agent, weights, "held-out") == ["A", "C"]
+    assert bench.partners_for(captain, agent, weights, "all") == ["A", "B", "C"]
+    assert bench.partners_for(captain, agent, weights, "own") == ["A"]
+    assert bench.partners_for(captain, Spec("greedy", "a"), weights, "held-out") == ["A", "B", "C"]
+
+
+# --- a tiny full run ---------------------------------------------------------------------------
+
+
+def tiny_words(rng, n, length):
+    letters = np.array(list("bcdfghjklmnpqrstvwxz"))
+    return list(dict.fromkeys("".join(rng.choice(letters, length)) for _ in range(n)))
+
+
+@pytest.fixture
+def tiny(tmp_path, monkeypatch):
+    """Two small, related random matrices standing in for two initializers."""
+    rng = np.random.default_rng(7)
+    hints, words = tiny_words(rng, 300, 7), tiny_words(rng, 40, 4)
+    base = rng.random((len(hints), len(words))) ** 3
+
+    def weights(name: str, noise: int) -> Weights:
+        m = np.clip(base + 0.15 * np.random.default_rng(noise).random(base.shape), 0, None)
+        return Weights(name, tuple(hints), tuple(words), (m / m.max()).astype(np.float32))
+
+    made = {"tinya": weights("tinya", 1), "tinyb": weights("tinyb", 2)}
+    monkeypatch.setattr(datasets, "INITIALIZERS", tuple(made))
+    monkeypatch.setattr(bench, "load_initializer",
+                        lambda name, sources, sbert: (made[name], {"first_load_s": 0.0,
+                                                                   "cache_load_s": 0.0}))
+    words_file = tmp_path / "words.txt"
+    words_file.write_text("\n".join(words))
+    return made, words_file
+
+
+def test_quick_run_writes_a_consistent_report(tiny, tmp_path):
+    made, words_file = tiny
+    captains, agents = list(model.CAPTAINS)[:2], list(model.AGENTS)[:2]
+    out = tmp_path / "out"
+    code = bench.main(["--quick", "--seeds", "2", "--initializers", *made, "--words", str(words_file),
+                       "--captains", *captains, "--agents", *agents, "--out", str(out)])
+    assert code == 0
+    report = json.loads((out / "benchmark.json").read_text())
+    assert (out / "pairing.png").stat().st_size > 1000
+    md = (out / "benchmark.md").read_text()
+    assert md.startswith("# Benchmark") and "python main.py bench --quick" in md
+    pairs = report["single_team"]["pairs"]
+    assert len(pairs) == (2 * len(captains)) * (2 * len(agents))
+    head = report["single_team"]["headline"]
+    assert head["cross_all"]["pairs"] == len(pairs) // 2 and head["cross_all"]["games"] == len(pairs)
+    assert head["cross_all"]["illegal"] == 0
+    cross = [p for p in pairs if p["cross"]]
+    assert head["cross_all"]["win_rate"]["value"] == pytest.approx(
+        np.mean([p["win_rate"]["value"] for p in cross]))
+    assert report["seeds"] == [bench.TEST_OFFSET, bench.TEST_OFFSET + 1]
+    assert "test range" in md
+    teams = report["two_team"]["teams"]
+    assert len(teams) == 2 * len(captains) * len(agents) and all(t["games"] == 4 for t in teams)
+    assert set(report["speed"]["hint"]) == {p["captain"] for p in pairs}
+
+
+def test_the_same_seeds_give_the_same_games(tiny):
+    made, _ = tiny
+    words = made["tinya"].words
+    specs = [Spec(next(iter(model.CAPTAINS)), "tinya")], [Spec(next(iter(model.AGENTS)), "tinyb")]
+
+    def once():
+        setup = bench.Setup(made, *specs, seeds=[3, 4, 5], words=words,
+                            captain_registry=model.CAPTAINS, agent_registry=model.AGENTS)
+        return [[(h.word, h.outcomes) for h in g.hints] for g in bench.run_solo(setup)[
+            specs[0][0], specs[1][0]]]
+
+    assert once() == once()
+
+
+def test_bad_requests_are_refused_without_a_traceback(tiny, capsys):
+    assert bench.main(["--initializers", "nosuch"]) == 2
+    assert bench.main(["--captains", "nosuch", "--initializers", "tinya"]) == 2
+    assert bench.main(["--seeds", "0"]) == 2
+    assert "unknown" in capsys.readouterr().err
