@@ -195,8 +195,13 @@ def main(argv: list[str] | None = None) -> int:
         module = __import__(commands[argv[0]])
         return module.main(argv[1:])
     args = parser().parse_args(argv)
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")   # bytes that are not UTF-8 are a typo, not a crash
     try:
         return play(args)
+    except EOFError:                              # stdin closed at the team prompt
+        print("\nGoodbye.")
+        return 0
     except KeyboardInterrupt:
         print("\nGoodbye.")
         return 130
