@@ -1,0 +1,153 @@
+"""Hint legality: every rule with its reason, and the vectorised filter agreeing with the rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from rapidfuzz.distance import Levenshtein
+
+from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
+from common import hint_words
+from model import MIN_RELATIVE_DISTANCE, Hint, HintFilter, hint_problem, pair_problem, parse_hint
+
+BOARD_WORDS = ["day", "fire", "mouse", "run", "sand", "ocean", "piano", "bank", "orange", "light",
+               "spring", "table", "crane", "bat", "glass", "plate", "watch", "match", "ring", "pitch",
+               "seal", "bear", "star", "iron", "nail"]
+KEY = [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN]
+
+
+def board(revealed: set[str] = frozenset()) -> Board:
+    return Board.from_key(BOARD_WORDS, KEY, [w in revealed for w in BOARD_WORDS])
+
+
+# --- each rule, with its reason -------------------------------------------------------
+
+
+@pytest.mark.parametrize("hint, reason", [
+    ("day", "'day' is a word on the board"),
+    ("days", "'days' contains the board word 'day'"),
+    ("firework", "'firework' contains the board word 'fire'"),
+    ("fir", "'fir' is part of the board word 'fire'"),
+    ("mice", "'mice' is a form of the board word 'mouse'"),
+    ("ran", "'ran' is a form of the board word 'run'"),
+    ("band", "'band' is spelled too much like the board word 'sand'"),
+    ("oceans", "'oceans' contains the board word 'ocean'"),
+])
+def test_each_rule_refuses_with_its_reason(hint, reason):
+    assert hint_problem(hint, board()) == reason
+
+
+@pytest.mark.parametrize("hint, reason", [
+    ("sea-side", "a hint is one word of letters only"),
+    ("r2d2", "a hint is one word of letters only"),
+    ("ice cream", "a hint is one word of letters only"),
+    ("café", "a hint is one word of letters only"),
+    ("日本", "a hint is one word of letters only"),
+    ("", "a hint is one word of letters only"),
+    ("ox", "a hint has at least 3 letters"),
+])
+def test_shape_rules(hint, reason):
+    assert hint_problem(hint, board()) == reason
+
+
+@pytest.mark.parametrize("hint", ["music", "money", "hard", "animal", "wave", "sky"])
+def test_legal_hints_pass(hint):
+    assert hint_problem(hint, board()) is None
+
+
+def test_relative_levenshtein_threshold_is_half():
+    # sand/hard: 2 edits over 4 letters = exactly 0.5, which is allowed; sand/band = 0.25 is not.
+    assert Levenshtein.normalized_distance("hard", "sand") == MIN_RELATIVE_DISTANCE == 0.5
+    assert pair_problem("hard", "sand") is None
+    assert Levenshtein.normalized_distance("band", "sand") < 0.5
+    assert "spelled too much like" in pair_problem("band", "sand")
+    # The distance is relative to the longer word: 2 edits in 5 letters (0.4) is too close,
+    # 3 edits in 5 (0.6) is far enough.
+    assert Levenshtein.normalized_distance("grape", "crane") == pytest.approx(0.4)
+    assert "spelled too much like" in pair_problem("grape", "crane")
+    assert Levenshtein.normalized_distance("stone", "crane") == pytest.approx(0.6)
+    assert pair_problem("stone", "crane") is None
+
+
+def test_revealed_board_words_no_longer_constrain():
+    done = board({"fire", "day", "mouse"})
+    assert hint_problem("firework", done) is None
+    assert hint_problem("fir", done) is None
+    assert hint_problem("days", done) is None
+    assert hint_problem("mice", done) is None
+    # ...but a revealed card's own word is still on the table and may not be said.
+    assert hint_problem("fire", done) == "'fire' is a word on the board"
+
+
+def test_legality_is_case_blind_through_parse_hint():
+    hint = parse_hint("FireWork 2")
+    assert hint == Hint("firework", 2)
+    assert "contains the board word 'fire'" in hint_problem(hint.word, board())
+
+
+# --- parsing a typed hint -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("ocean 2", Hint("ocean", 2)), ("  Ocean   0 ", Hint("ocean", 0)), ("ocean 9", Hint("ocean", 9)),
+    ("ocean unlimited", Hint("ocean", None)), ("ocean inf", Hint("ocean", None)),
+    ("ocean U", Hint("ocean", None)),
+])
+def test_parse_hint(text, hint):
+    assert parse_hint(text) == hint
+
+
+@pytest.mark.parametrize("text, message", [
+    ("ocean", "one word and a count"), ("", "one word and a count"), ("ocean 2 3", "one word and a count"),
+    ("ocean 10", "0-9"), ("ocean -1", "0-9"), ("ocean two", "0-9"), ("ocean 2.5", "0-9"),
+])
+def test_parse_hint_errors_say_what_is_wrong(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_hint(text)
+
+
+# --- the vectorised filter agrees with the rules --------------------------------------
+
+
+CRAFTED = ["day", "fire", "music", "days", "firework", "fir", "fires", "fireman", "mice", "ran",
+           "running", "band", "hard",
+           "oceans", "ocea", "pianos", "banking", "banks", "oranges", "lights", "springs", "tables",
+           "crane", "cranes", "bats", "glasses", "plates", "watched", "matches", "rings", "pitched",
+           "seals", "bears", "stars", "irons", "nails", "ox", "sea", "arc", "rin", "ate", "able",
+           "cat", "batch", "match", "latch", "stare", "start", "bearing", "ironic", "snail", "nailed"]
+
+
+@pytest.fixture(scope="module")
+def vocabulary() -> list[str]:
+    rng = np.random.default_rng(0)
+    real = hint_words()
+    sample = [real[i] for i in rng.choice(len(real), 1500, replace=False)]
+    return list(dict.fromkeys(CRAFTED + sample + list(real[:300])))
+
+
+@pytest.mark.parametrize("revealed", [set(), {"fire", "day", "mouse", "bat", "ring"}])
+def test_hint_filter_agrees_with_hint_problem(vocabulary, revealed):
+    b = board(revealed)
+    mask = HintFilter(vocabulary).legal(b)
+    expected = np.array([hint_problem(h, b) is None for h in vocabulary])
+    disagree = [h for h, m, e in zip(vocabulary, mask, expected, strict=True) if m != e]
+    assert not disagree, f"filter and hint_problem disagree on {disagree[:10]}"
+    assert expected.sum() > 100 and (~expected).sum() > 40      # both sides are exercised
+    if revealed:
+        index = {h: i for i, h in enumerate(vocabulary)}
+        assert mask[index["firework"]] and mask[index["days"]] and not mask[index["fire"]]
+
+
+def test_hint_filter_leaves_out_given_hints(vocabulary):
+    b = board()
+    f = HintFilter(vocabulary)
+    index = {h: i for i, h in enumerate(vocabulary)}
+    assert f.legal(b)[index["music"]]
+    assert not f.legal(b, given=["music"])[index["music"]]
+
+
+def test_hint_filter_banned_lists_the_crafted_words(vocabulary):
+    f = HintFilter(vocabulary)
+    banned = {vocabulary[i] for i in f.banned("fire")}
+    assert {"firework", "fir", "fires", "fireman"} <= banned
+    assert "music" not in banned and "sea" not in banned

@@ -1,0 +1,168 @@
+"""The renderer: exact plain-text output, colour only on a terminal without NO_COLOR."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from test_rules import ScriptedAgent, ScriptedCaptain
+
+from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
+from model import Hint, HintChoice
+from players import Game, HintGiven, Team
+from renderer import Renderer, use_color
+
+WORDS = ["ocean", "piano", "bank", "fire", "day", "crane", "bat", "iron", "star", "nail"]
+KEY = [RED, RED, BLUE, BLUE, NEUTRAL, NEUTRAL, RED, BLUE, NEUTRAL, ASSASSIN]
+
+
+def small_board(revealed=("ocean", "bank", "day")) -> Board:
+    return Board.from_key(WORDS, KEY, [w in revealed for w in WORDS])
+
+
+def plain() -> tuple[Renderer, io.StringIO]:
+    out = io.StringIO()
+    return Renderer(out, color=False), out
+
+
+class FakeTTY(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+# --- the grid -------------------------------------------------------------------------
+
+
+def test_captain_view_marks_every_card():
+    renderer, _ = plain()
+    assert renderer.board(small_board(), captain=True) == (
+        "[R] OCEAN (R) PIANO [B] BANK  (B) FIRE  [N] DAY  \n"
+        "(N) CRANE (R) BAT   (B) IRON  (N) STAR  (A) NAIL ")
+
+
+def test_agent_view_shows_only_revealed_colours():
+    renderer, _ = plain()
+    assert renderer.board(small_board(), captain=False) == (
+        "[R] OCEAN ( ) PIANO [B] BANK  ( ) FIRE  [N] DAY  \n"
+        "( ) CRANE ( ) BAT   ( ) IRON  ( ) STAR  ( ) NAIL ")
+
+
+def test_full_board_is_an_aligned_five_by_five_grid():
+    words = [f"{'w' * (1 + i % 7)}{chr(97 + i)}" for i in range(25)]
+    board = Board.from_key(words, [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN])
+    renderer, _ = plain()
+    for captain in (True, False):
+        lines = renderer.board(board, captain).split("\n")
+        assert len(lines) == 5
+        assert len({len(line) for line in lines}) == 1          # every row equally wide
+        starts = [[i for i, ch in enumerate(line) if ch in "[("] for line in lines]
+        assert all(len(s) == 5 for s in starts) and len({tuple(s) for s in starts}) == 1
+
+
+# --- colour or not --------------------------------------------------------------------
+
+
+def test_no_color_is_honoured_on_a_terminal(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not use_color(FakeTTY())
+    assert not Renderer(FakeTTY()).color
+    monkeypatch.delenv("NO_COLOR")
+    assert use_color(FakeTTY())
+    renderer = Renderer(FakeTTY())
+    assert renderer.color
+    text = renderer.board(small_board(), captain=True)
+    assert "\x1b[" in text and "[R]" not in text and "(R)" not in text
+
+
+def test_a_pipe_gets_plain_markers(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    renderer = Renderer(io.StringIO())                     # not a terminal
+    assert not renderer.color
+    assert "\x1b[" not in renderer.board(small_board(), captain=True)
+
+
+def test_colour_agent_view_hides_face_down_colours(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    renderer = Renderer(FakeTTY())
+    agent_rows = renderer.board(small_board(), captain=False).split("\n")
+    captain_rows = renderer.board(small_board(), captain=True).split("\n")
+    # PIANO is face down: plain text for the agents, coloured for the captain.
+    assert " PIANO " in agent_rows[0] and "\x1b[31m\x1b[1m PIANO" in captain_rows[0]
+
+
+# --- status, history and events -------------------------------------------------------
+
+
+def scripted_game(renderer: Renderer, red_words=("ocean", "bank"), blue_words=("iron", None)) -> Game:
+    teams = {RED: Team(RED, ScriptedCaptain(Hint("water", 2)), ScriptedAgent(*red_words)),
+             BLUE: Team(BLUE, ScriptedCaptain(Hint("metal", None)), ScriptedAgent(*blue_words))}
+    game = Game(small_board(revealed=()), teams, seed=0)
+    game.listeners.append(lambda event: renderer.on_event(event, game))
+    return game
+
+
+def test_status_line_and_hint_history():
+    renderer, _ = plain()
+    game = scripted_game(renderer)
+    assert renderer.status(game) == "Turn: RED   cards left: RED 3, BLUE 3"
+    game.play_turn()
+    game.play_turn()
+    assert renderer.status(game) == (
+        "Turn: RED   cards left: RED 2, BLUE 1\n"
+        "Hints so far: RED WATER 2: OCEAN, BANK | BLUE METAL unlimited: IRON")
+
+
+def test_events_and_view_as_a_transcript():
+    renderer, out = plain()
+    game = scripted_game(renderer)
+    game.play_turn()
+    game.play_turn()
+    renderer.show(game, captain=False)
+    assert out.getvalue() == (
+        "\n--- RED to play ---\n"
+        "RED captain: WATER 2   (3 guesses)\n"
+        "RED turns over [R] OCEAN - their own agent\n"
+        "RED turns over [B] BANK - the other team's agent\n"
+        "\n--- BLUE to play ---\n"
+        "BLUE captain: METAL unlimited   (unlimited guesses)\n"
+        "BLUE turns over [B] IRON - their own agent\n"
+        "BLUE passes.\n"
+        "\n"
+        "[R] OCEAN ( ) PIANO [B] BANK  ( ) FIRE  ( ) DAY  \n"
+        "( ) CRANE ( ) BAT   [B] IRON  ( ) STAR  ( ) NAIL \n"
+        "(agents' view)\n"
+        "Turn: RED   cards left: RED 2, BLUE 1\n"
+        "Hints so far: RED WATER 2: OCEAN, BANK | BLUE METAL unlimited: IRON\n")
+
+
+def test_game_over_shows_the_whole_key_and_the_winner():
+    renderer, out = plain()
+    game = scripted_game(renderer, red_words=("ocean", "nail"))
+    game.play_turn()
+    assert game.winner is BLUE
+    assert out.getvalue().endswith(
+        "RED turns over [A] NAIL - the ASSASSIN\n"
+        "\n"
+        "[R] OCEAN (R) PIANO (B) BANK  (B) FIRE  (N) DAY  \n"
+        "(N) CRANE (R) BAT   (B) IRON  (N) STAR  [A] NAIL \n"
+        "\n"
+        "*** BLUE wins: red turned over the assassin. ***\n")
+
+
+@pytest.mark.parametrize("explain", [False, True])
+def test_explain_shows_the_ai_reasons(explain):
+    out = io.StringIO()
+    renderer = Renderer(out, color=False, explain=explain)
+    choice = HintChoice(Hint("water", 2), ("ocean", "piano"), (0.91, 0.5), ("bank", 0.33),
+                        (("sea", 1, 1.25),), 2.0)
+    game = scripted_game(renderer)
+    renderer.on_event(HintGiven(RED, choice.hint, choice), game)
+    text = out.getvalue()
+    assert text.startswith("RED captain: WATER 2   (3 guesses)\n")
+    reasons = ("    targets: OCEAN 0.91, PIANO 0.50\n"
+               "    most dangerous other card: BANK 0.33\n"
+               "    runners-up: SEA 1 (1.25)\n")
+    if explain:
+        assert text.endswith(reasons)
+    else:
+        assert text.count("\n") == 1
