@@ -682,7 +682,13 @@ def markdown(report: dict) -> str:
         if "error" in duet:
             lines += [duet["error"]]
         else:
-            lines += table(["measure", "value"], [[k, json.dumps(v)] for k, v in duet.items()])
+            lines += [f"The Duet benchmark of duet.py (`duet.benchmark`) for {duet.get('pair')}, "
+                      "on the same seeds; intervals over its games.", ""]
+            rows = [[k, json.dumps(v)] for k, v in duet.items()
+                    if k not in ("pair", "per_seed", "intervals")]
+            rows += [[f"{k} (mean, 95% CI)", fmt(e, "mean")]
+                     for k, e in duet.get("intervals", {}).items()]
+            lines += table(["measure", "value"], rows)
     lines += ["", "## How to read this", "",
               "- Win rate, assassin losses, mean score: per game. Hints on wins: mean number of hints "
               "in the games won. Own cards per hint: own cards found / hints given. Guess precision: "
@@ -954,7 +960,12 @@ def run_duet(seeds: list[int], setup: Setup, model) -> dict:
     if accepts(model.AI, "partners"):
         extra["partners"] = partners_for(captain, agent, setup.weights, setup.partners)[1:]
     ai = model.AI(weights, captain.strategy, agent.strategy, **extra)
-    return {"pair": f"{captain.label} + {agent.label}", **duet.benchmark(seeds, ai)}
+    result = {"pair": f"{captain.label} + {agent.label}", **duet.benchmark(seeds, ai)}
+    games = result.get("per_seed") or []
+    fields = [k for k, v in (games[0].items() if games else ())
+              if k != "seed" and isinstance(v, bool | int | float)]
+    result["intervals"] = {k: bootstrap_ratio([float(g[k]) for g in games]) for k in fields}
+    return result
 
 
 def write(report: dict, setup: Setup, out: Path) -> None:

@@ -1,5 +1,6 @@
 """The benchmark: single-team scoring rules, statistics on known games, and a tiny full run."""
 
+import importlib.util
 import json
 import string
 
@@ -266,3 +267,39 @@ def test_bad_requests_are_refused_without_a_traceback(tiny, capsys):
     assert bench.main(["--captains", "nosuch", "--initializers", "tinya"]) == 2
     assert bench.main(["--seeds", "0"]) == 2
     assert "unknown" in capsys.readouterr().err
+
+
+# --- tuning --------------------------------------------------------------------------------------
+
+
+def load_tune():
+    spec = importlib.util.spec_from_file_location("tune", bench.ROOT / "benchmarks" / "tune.py")
+    tune = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tune)
+    return tune
+
+
+def test_tune_grid():
+    tune = load_tune()
+    grid = tune.parse_grid(["gap=1,2", "floor=0.1"])
+    assert grid == {"gap": [1, 2], "floor": [0.1]}
+    assert tune.points(grid) == [(("gap", 1), ("floor", 0.1)), (("gap", 2), ("floor", 0.1))]
+    with pytest.raises(ValueError):
+        tune.parse_grid(["gap"])
+
+
+def test_tune_stays_on_the_tuning_range_and_ranks_points(tiny, tmp_path, capsys):
+    tune = load_tune()
+    made, words_file = tiny
+    assert tune.main(["--role", "captain", "--strategy", "cumsum", "--seed-offset",
+                      str(bench.TEST_OFFSET - 1), "--seeds", "2"]) == 2
+    out = tmp_path / "tuning.json"
+    assert tune.main(["--role", "captain", "--strategy", "cumsum", "--grid", "gap=0.5,2",
+                      "--partner", next(iter(model.AGENTS)), "--initializers", *made,
+                      "--words", str(words_file), "--seeds", "2", "--out", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert result["play"] == "cross" and result["seeds"] == [0, 1]
+    assert [r["params"] for r in result["results"]] != [] and len(result["results"]) == 2
+    scores = [r["mean_score"]["value"] for r in result["results"]]
+    assert scores == sorted(scores) and result["best"] == result["results"][0]["params"]
+    assert "--seed-offset 10000" in capsys.readouterr().out

@@ -1,0 +1,145 @@
+"""Tune a captain's or an agent's parameters on the tuning seeds, never on the test seeds.
+
+    python benchmarks/tune.py --role captain --strategy margin \\
+        --grid opponent=0.3,0.5,0.8 assassin=1,2 --seeds 40
+    python benchmarks/tune.py --role agent --strategy threshold --grid floor=0.1,0.2,0.3 \\
+        --sources ../shared/datasets --initializers sbert fasttext
+
+Every point of the grid (the product of the listed values of the strategy's
+constructor parameters) plays single-team games on boards from the tuning
+range (seeds below bench.TEST_OFFSET), paired with the partner strategy in its
+default setting. With two or more initializers only cross-play pairs count
+(captain and agent on different matrices); with one, self-play, and the script
+says so. Points are ranked by mean score (lower is better; a loss scores 25),
+then win rate. The best setting is then to be measured on the held-out test
+range with `python main.py bench`, which the script prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import bench  # noqa: E402
+from common import BOARD_WORDS_PATH, SOURCES_DIR, atomic_write_bytes, load_words, warn  # noqa: E402
+
+
+def parse_grid(items: list[str]) -> dict[str, list[object]]:
+    """`["gap=1,2", "floor=0.1"]` → {"gap": [1, 2], "floor": [0.1]}."""
+    grid: dict[str, list[object]] = {}
+    for item in items:
+        name, eq, values = item.partition("=")
+        if not eq or not name.isidentifier() or not values:
+            raise ValueError(f"bad grid item {item!r}: write name=value1,value2,...")
+        grid[name] = [bench.parse_value(v) for v in values.split(",")]
+    return grid
+
+
+def points(grid: dict[str, list[object]]) -> list[tuple[tuple[str, object], ...]]:
+    """Every combination of the grid's values, as Spec parameter tuples."""
+    names = list(grid)
+    return [tuple(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
+
+
+def evaluate(setup: bench.Setup, cross_only: bool) -> dict:
+    """Play the setup's pairs and summarise the (cross-play) games as one pool."""
+    solo = bench.run_solo(setup)
+    tables = [bench.count_table(games) for (c, a), games in solo.items()
+              if not cross_only or c.initializer != a.initializer]
+    return bench.summarize(bench.pooled(tables))
+
+
+def arguments() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].strip(),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--role", choices=("captain", "agent"), required=True)
+    p.add_argument("--strategy", required=True, help="the registered strategy to tune")
+    p.add_argument("--grid", nargs="+", default=[], metavar="NAME=V1,V2",
+                   help="constructor parameters and the values to try")
+    p.add_argument("--partner", default=None,
+                   help="the other role's strategy (default: model's default strategy)")
+    p.add_argument("--initializers", nargs="+", default=None, metavar="NAME",
+                   help="matrices to pair across (default: sbert)")
+    p.add_argument("--seeds", type=int, default=40, metavar="N", help="boards per grid point")
+    p.add_argument("--seed-offset", type=int, default=0, metavar="K",
+                   help=f"first tuning seed (tuning seeds must stay below {bench.TEST_OFFSET})")
+    p.add_argument("--sources", type=Path, default=SOURCES_DIR, metavar="DIR")
+    p.add_argument("--words", type=Path, default=BOARD_WORDS_PATH, metavar="FILE",
+                   help="card words to deal boards from")
+    p.add_argument("--sbert-model", default=None)
+    p.add_argument("--partners", choices=bench.PARTNER_POLICIES, default="held-out")
+    p.add_argument("--out", type=Path, default=bench.REPORTS_DIR / "tuning.json",
+                   help="where to write the results as JSON")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    from tqdm import tqdm
+
+    import model
+
+    args = arguments().parse_args(argv)
+    seeds = list(range(args.seed_offset, args.seed_offset + args.seeds))
+    if args.seeds < 1 or args.seed_offset < 0 or seeds[-1] >= bench.TEST_OFFSET:
+        warn(f"tune: seeds must lie in the tuning range 0–{bench.TEST_OFFSET - 1}; "
+             f"{seeds[0] if seeds else '?'}–{seeds[-1] if seeds else '?'} does not")
+        return 2
+    registry, other = ((model.CAPTAINS, model.AGENTS) if args.role == "captain"
+                       else (model.AGENTS, model.CAPTAINS))
+    partner = args.partner or (model.DEFAULT_AGENT if args.role == "captain" else model.DEFAULT_CAPTAIN)
+    try:
+        grid = parse_grid(args.grid)
+        for name, known in ((args.strategy, registry), (partner, other)):
+            if name not in known:
+                raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(known)}")
+        words = load_words(args.words)
+        weights, _, _ = bench.load_all(args.initializers or ["sbert"], args.sources, args.sbert_model,
+                                       required=True, words=words)
+    except (ValueError, OSError, bench.BenchError) as error:
+        warn(f"tune: {error}")
+        return 2
+    cross = len(weights) > 1
+    if not cross:
+        warn("tune: one initializer only, so this tunes self-play, which flatters the AI")
+    started, results = time.perf_counter(), []
+    for params in tqdm(points(grid), desc="tune: grid", unit="point", file=sys.stderr):
+        tuned = [bench.Spec(args.strategy, i, params) for i in weights]
+        partners = [bench.Spec(partner, i) for i in weights]
+        captains, agents = (tuned, partners) if args.role == "captain" else (partners, tuned)
+        setup = bench.Setup(weights, captains, agents, seeds, words, model.CAPTAINS, model.AGENTS,
+                            partners=args.partners)
+        try:
+            summary = evaluate(setup, cross_only=cross)
+        except TypeError as error:   # a parameter the strategy does not take
+            warn(f"tune: {args.strategy} does not accept {dict(params)}: {error}")
+            return 2
+        results.append({"params": dict(params), **summary})
+    results.sort(key=lambda r: (r["mean_score"].value, -r["win_rate"].value))
+    print(f"{'cross-play' if cross else 'self-play'} on tuning seeds {seeds[0]}–{seeds[-1]}, "
+          f"{args.role} {args.strategy} with {partner}; ranked by mean score:")
+    for r in results:
+        print(f"  {json.dumps(r['params']):40} score {bench.fmt(r['mean_score'], 'mean'):22} "
+              f"win {bench.fmt(r['win_rate'], 'rate'):22} assassin {bench.fmt(r['assassin_rate'], 'rate')}")
+    best = results[0]["params"]
+    spec = args.strategy + (":" + ",".join(f"{k}={v}" for k, v in best.items()) if best else "")
+    role_flag = "--captains" if args.role == "captain" else "--agents"
+    check = f"python main.py bench {role_flag} {shlex.quote(spec)} --seed-offset {bench.TEST_OFFSET}"
+    print(f"best: {spec}\nmeasure it on the held-out test range: {check}")
+    report = {"command": "python benchmarks/tune.py " + shlex.join(argv), "role": args.role,
+              "strategy": args.strategy, "partner": partner, "initializers": list(weights),
+              "play": "cross" if cross else "self", "seeds": [seeds[0], seeds[-1]],
+              "runtime_s": time.perf_counter() - started, "best": best, "check": check,
+              "results": results}
+    atomic_write_bytes(args.out, json.dumps(bench.to_json(report), indent=1).encode("utf-8"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
