@@ -164,6 +164,8 @@ class Weights:
         if self.matrix.shape != (len(self.hints), len(self.words)):
             raise ValueError(f"matrix shape {self.matrix.shape} does not fit "
                              f"{len(self.hints)} hints × {len(self.words)} words")
+        # Column-major: a board's 25 columns are then 25 contiguous reads, not 250,000 strided ones.
+        self.matrix = np.asfortranarray(self.matrix)
         self.hint_index = {h: i for i, h in enumerate(self.hints)}
         self.word_index = {w: i for i, w in enumerate(self.words)}
         self.filter = HintFilter(self.hints)
@@ -180,7 +182,7 @@ class Weights:
             columns = np.asarray(self.extender.columns(new), dtype=self.matrix.dtype)
         else:
             columns = np.zeros((len(self.hints), len(new)), dtype=self.matrix.dtype)
-        self.matrix = np.hstack([self.matrix, columns])
+        self.matrix = np.asfortranarray(np.hstack([self.matrix, columns]))
         for word in new:
             self.word_index[word] = len(self.words)
             self.words += (word,)
@@ -188,7 +190,7 @@ class Weights:
     def board_matrix(self, words: Sequence[str]) -> np.ndarray:
         """Weights of every hint for the given board words: shape (hints, len(words))."""
         self.add_words(words)
-        return self.matrix[:, [self.word_index[w] for w in words]]
+        return np.ascontiguousarray(self.matrix[:, [self.word_index[w] for w in words]])
 
     def hint_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
         """How strongly any hint, in the vocabulary or not, points to each word."""
@@ -347,12 +349,18 @@ class CumsumCaptain(Captain):
 
     def score(self, situation: Situation, board: Board) -> np.ndarray:
         w, depth = situation.weights, self.depth(situation)
-        order = np.argsort(-w, axis=1)
-        ranked = np.take_along_axis(w, order, axis=1)
+        table = np.full((len(w), depth), -np.inf)
+        # Only hints whose strongest card is an own card above the floor can score: sort just those.
+        best = w.argmax(axis=1)
+        rows = np.flatnonzero(situation.legal & situation.own[best]
+                              & (w[np.arange(len(w)), best] >= self.floor))
+        order = np.argsort(-w[rows], axis=1)
+        ranked = np.take_along_axis(w[rows], order, axis=1)
         sums = np.cumsum(situation.values[order][:, :depth], axis=1)
         following = np.pad(ranked, ((0, 0), (0, 1)))[:, 1:depth + 1]
         score = sums + self.gap * (ranked[:, :depth] - following)
-        return np.where(ranked[:, :depth] >= self.floor, score, -np.inf)
+        table[rows] = np.where(ranked[:, :depth] >= self.floor, score, -np.inf)
+        return table
 
 
 class MarginCaptain(Captain):
