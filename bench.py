@@ -430,21 +430,56 @@ def pairs_of(setup: Setup) -> list[tuple[Spec, Spec]]:
     return [(c, a) for c in setup.captains for a in setup.agents]
 
 
-def run_solo(setup: Setup, progress=None) -> dict[tuple[Spec, Spec], list[SoloResult]]:
+def solo_games(setup: Setup, pair: tuple[Spec, Spec], tick: Callable[[], None] = lambda: None
+               ) -> list[SoloResult]:
+    """One captain with one agent on every seed's board, alone."""
+    captain_spec, agent_spec = pair
+    partners = partners_for(captain_spec, agent_spec, setup.weights, setup.partners)
+    games = []
+    for seed in setup.seeds:
+        board, rng = deal(seed, setup.words)
+        captain = build(setup.captain_registry, captain_spec, setup.weights, partners)
+        agent = build(setup.agent_registry, agent_spec, setup.weights)
+        games.append(play_solo(board, board.starting_team, captain, agent, rng, seed))
+        tick()
+    return games
+
+
+def run_solo(setup: Setup, progress=None, jobs: int = 1) -> dict[tuple[Spec, Spec], list[SoloResult]]:
     """Every captain with every agent on every seed's board, alone."""
-    results: dict[tuple[Spec, Spec], list[SoloResult]] = {}
-    for captain_spec, agent_spec in pairs_of(setup):
-        games = []
-        for seed in setup.seeds:
-            board, rng = deal(seed, setup.words)
-            captain = build(setup.captain_registry, captain_spec, setup.weights,
-                            partners_for(captain_spec, agent_spec, setup.weights, setup.partners))
-            agent = build(setup.agent_registry, agent_spec, setup.weights)
-            games.append(play_solo(board, board.starting_team, captain, agent, rng, seed))
-            if progress is not None:
-                progress.update()
-        results[captain_spec, agent_spec] = games
-    return results
+    return run_all(setup, solo_games, pairs_of(setup), progress, jobs)
+
+
+def run_all(setup: Setup, play: Callable, items: list, progress, jobs: int) -> dict:
+    """`play(setup, item)` for every item, in worker processes when jobs > 1; results in order.
+
+    Every game is seeded, so the results do not depend on the number of jobs.
+    """
+    tick = progress.update if progress is not None else (lambda: None)
+    if jobs <= 1 or len(items) <= 1:
+        return {item: play(setup, item, tick) for item in items}
+    import multiprocessing
+
+    global _WORK
+    _WORK = (setup, play)   # inherited by the forked workers: the weights are not copied
+    try:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(items))) as pool:
+            results = {}
+            for item, result in pool.imap(_work, items):
+                results[item] = result
+                if progress is not None:
+                    progress.update(len(result))
+            return results
+    finally:
+        _WORK = None
+
+
+_WORK: tuple | None = None
+
+
+def _work(item):
+    setup, play = _WORK
+    return item, play(setup, item)
 
 
 def teams_of(setup: Setup) -> list[tuple[Spec, Spec]]:
@@ -464,22 +499,24 @@ def players_of(setup: Setup, captain: Spec, agent: Spec) -> tuple:
             build(setup.agent_registry, agent, setup.weights))
 
 
-def run_duels(setup: Setup, progress=None) -> dict[tuple[Spec, Spec], list[DuelResult]]:
+def duel_games(setup: Setup, team: tuple[Spec, Spec], tick: Callable[[], None] = lambda: None
+               ) -> list[DuelResult]:
+    """A team against the reference team on every board, once on each side."""
+    duels = []
+    for seed in setup.seeds:
+        for color in (Color.RED, Color.BLUE):
+            tested = players_of(setup, *team)
+            reference = players_of(setup, *setup.reference)
+            duels.append(play_duel(seed, setup.words, tested, reference, color))
+            tick()
+    return duels
+
+
+def run_duels(setup: Setup, progress=None, jobs: int = 1) -> dict[tuple[Spec, Spec], list[DuelResult]]:
     """Each team against the reference team on every board, once on each side."""
-    results: dict[tuple[Spec, Spec], list[DuelResult]] = {}
     if setup.reference is None:
-        return results
-    for team in teams_of(setup):
-        duels = []
-        for seed in setup.seeds:
-            for color in (Color.RED, Color.BLUE):
-                tested = players_of(setup, *team)
-                ref = players_of(setup, *setup.reference)
-                duels.append(play_duel(seed, setup.words, tested, ref, color))
-                if progress is not None:
-                    progress.update()
-        results[team] = duels
-    return results
+        return {}
+    return run_all(setup, duel_games, teams_of(setup), progress, jobs)
 
 
 def analyse(solo: dict[tuple[Spec, Spec], list[SoloResult]], default_pair: tuple[str, str]) -> dict:
@@ -602,7 +639,8 @@ def markdown(report: dict) -> str:
         f"Command: `{m['command']}`", "",
         f"Run on {m['machine']['when']} on this machine ({m['machine']['cpus']} CPUs, "
         f"{m['machine']['platform']}, Python {m['machine']['python']}), commit "
-        f"`{m['machine']['commit']}`; wall time **{m['runtime_s']:.0f} s**.", "",
+        f"`{m['machine']['commit']}`; wall time **{m['runtime_s']:.0f} s** with {m.get('jobs', 1)} "
+        f"worker process{'es' if m.get('jobs', 1) > 1 else ''}.", "",
         f"Boards: {seed_ranges(m['seeds'])}", "",
         "Initializers: " + (", ".join(f"{k} (first load {v['first_load_s']:.2f} s, from cache "
                                       f"{v['cache_load_s']:.2f} s)"
@@ -832,6 +870,8 @@ def arguments() -> argparse.ArgumentParser:
                    help="matrices a captain with partners (expected) checks hints against: "
                         "held-out = all but its agent's (default), all, or own")
     p.add_argument("--no-two-team", action="store_true", help="skip the two-team games")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="worker processes (default 1; results do not depend on it, latencies do)")
     p.add_argument("--duet", action="store_true", help="also run the Duet benchmark (duet.py)")
     p.add_argument("--quick", action="store_true",
                    help=f"a smoke run for CI: {QUICK_SEEDS} boards, SBERT only")
@@ -889,7 +929,8 @@ def main(argv: list[str]) -> int:
                   specs(args.agents, model.AGENTS, loaded, "agent"), seeds, words,
                   model.CAPTAINS, model.AGENTS, partners=args.partners)
     setup.reference = None if args.no_two_team else reference_team(setup, model)
-    report = run(setup, default_pair=(model.DEFAULT_CAPTAIN, model.DEFAULT_AGENT))
+    report = run(setup, default_pair=(model.DEFAULT_CAPTAIN, model.DEFAULT_AGENT), jobs=args.jobs)
+    report["jobs"] = args.jobs
     report.update(load_times=load_times, missing=missing)
     if args.duet:
         report["duet"] = run_duet(seeds, setup, model)
@@ -915,7 +956,7 @@ def reference_team(setup: Setup, model) -> tuple[Spec, Spec]:
     return Spec(captain, initializer), Spec(agent, initializer)
 
 
-def run(setup: Setup, default_pair: tuple[str, str]) -> dict:
+def run(setup: Setup, default_pair: tuple[str, str], jobs: int = 1) -> dict:
     """Play everything the setup asks for and return the report as a dict (without output)."""
     from tqdm import tqdm
 
@@ -923,8 +964,8 @@ def run(setup: Setup, default_pair: tuple[str, str]) -> dict:
     total = len(pairs_of(setup)) * len(setup.seeds) + duel_games
     with tqdm(total=total, desc="bench: games", unit="game", file=sys.stderr, mininterval=1.0,
               dynamic_ncols=True) as progress:
-        solo = run_solo(setup, progress)
-        duels = run_duels(setup, progress)
+        solo = run_solo(setup, progress, jobs)
+        duels = run_duels(setup, progress, jobs)
     report = {
         "machine": machine(),
         "seeds": setup.seeds,

@@ -262,6 +262,20 @@ def test_the_same_seeds_give_the_same_games(tiny):
     assert once() == once()
 
 
+def test_worker_processes_give_the_same_results(tiny):
+    made, _ = tiny
+    setup = bench.Setup(made, [Spec(c, "tinya") for c in list(model.CAPTAINS)[:2]],
+                        [Spec(next(iter(model.AGENTS)), "tinyb")], seeds=[1, 2],
+                        words=made["tinya"].words, captain_registry=model.CAPTAINS,
+                        agent_registry=model.AGENTS)
+
+    def outcomes(results):
+        return {pair: [[(h.word, h.outcomes) for h in g.hints] for g in games]
+                for pair, games in results.items()}
+
+    assert outcomes(bench.run_solo(setup, jobs=2)) == outcomes(bench.run_solo(setup, jobs=1))
+
+
 def test_bad_requests_are_refused_without_a_traceback(tiny, capsys):
     assert bench.main(["--initializers", "nosuch"]) == 2
     assert bench.main(["--captains", "nosuch", "--initializers", "tinya"]) == 2
