@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -127,11 +129,23 @@ def new_board(words_file: Path | None, seed: int | None, rng: np.random.Generato
 
 
 def append_log(path: Path, record: dict) -> None:
-    """Append one game to the log; a log that cannot be written never stops the game."""
+    """Append one game to the log; a log that cannot be written never stops the game.
+
+    A write cut short (a full disk) is undone: a half line would spoil the next game's line too.
+    """
+    line = (json.dumps(record) + "\n").encode("utf-8")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(record) + "\n")
+        with open(path, "ab", buffering=0) as f:
+            start = f.seek(0, os.SEEK_END)
+            try:
+                written = 0
+                while written < len(line):
+                    written += f.write(line[written:])
+            except OSError:
+                with contextlib.suppress(OSError):
+                    f.truncate(start)
+                raise
     except OSError as error:
         warn(f"could not write the game log {path}: {error}")
 
