@@ -161,10 +161,16 @@ def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
         meta = json.loads(sidecar(path).read_text())
     except (OSError, ValueError) as error:
         raise StaleCache(f"unreadable metadata ({error})") from None
+    if not isinstance(meta, dict):
+        raise StaleCache("unreadable metadata (not a JSON object)")
     for key, value in expected.items():
         if meta.get(key) != value:
             raise StaleCache(f"{key} changed")
-    if meta.get("sha256") != _sha256_file(path):
+    try:
+        checksum = _sha256_file(path)
+    except OSError as error:   # a directory, no permission, an I/O error: rebuild, don't crash
+        raise StaleCache(f"unreadable matrix ({error})") from None
+    if meta.get("sha256") != checksum:
         raise StaleCache("checksum mismatch (truncated or corrupt file)")
     try:
         matrix = np.load(path, allow_pickle=False)
