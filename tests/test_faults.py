@@ -1,0 +1,397 @@
+"""Faults: broken caches, rebuilds killed halfway, bad sources, read-only data and a full disk.
+
+A cache is trusted only when its JSON sidecar is there and the matrix's
+checksum matches it (common.save_matrix / load_matrix). These tests break it
+in every way they can think of and check that the game notices, says so, and
+goes on.
+
+Tests run as root here, where `chmod` does not stop writes. A read-only
+folder is then simulated in two ways that do stop root: a cache folder
+*under a regular file* (every write fails with NotADirectoryError) and
+`tempfile.mkstemp` failing with EACCES, which is exactly what a read-only
+folder does to save_matrix. As any other user the real chmod test runs too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import common
+import datasets
+from board import TEAMS, Board
+from common import StaleCache, load_matrix, save_matrix, sidecar
+from model import AI
+from players import AIAgent, AICaptain, Game, Team
+
+ROOT = Path(__file__).resolve().parent.parent
+META = {"initializer": "test", "inputs": "abc"}
+IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+# --- a broken cache file is detected ---------------------------------------------------------------------
+
+
+def corrupt(path: Path, how: str) -> None:
+    """Break a saved matrix (or its sidecar) in one of many ways."""
+    data = path.read_bytes()
+    meta = sidecar(path)
+    match how:
+        case "truncated":
+            path.write_bytes(data[:len(data) // 2])
+        case "truncated to the header":
+            path.write_bytes(data[:128])
+        case "empty":
+            path.write_bytes(b"")
+        case "one byte flipped":
+            i = len(data) - 7
+            path.write_bytes(data[:i] + bytes([data[i] ^ 0x55]) + data[i + 1:])
+        case "garbage appended":
+            path.write_bytes(data + b"\x00garbage")
+        case "replaced by text":
+            path.write_text("not a matrix")
+        case "matrix deleted":
+            path.unlink()
+        case "sidecar deleted":
+            meta.unlink()
+        case "sidecar truncated":
+            meta.write_bytes(meta.read_bytes()[:20])
+        case "sidecar not json":
+            meta.write_bytes(b"\xff\xfe{{{")
+        case "sidecar a list":
+            meta.write_text("[1, 2, 3]")
+        case "sidecar checksum changed":
+            m = json.loads(meta.read_text())
+            meta.write_text(json.dumps({**m, "sha256": "0" * 64}))
+        case "sidecar from other inputs":
+            m = json.loads(meta.read_text())
+            meta.write_text(json.dumps({**m, "inputs": "xyz"}))
+        case "sidecar shape changed":
+            m = json.loads(meta.read_text())
+            meta.write_text(json.dumps({**m, "shape": [1, 1]}))
+        case "a directory instead":
+            path.unlink()
+            path.mkdir()
+        case _:
+            raise ValueError(how)
+
+
+CORRUPTIONS = ["truncated", "truncated to the header", "empty", "one byte flipped", "garbage appended",
+               "replaced by text", "matrix deleted", "sidecar deleted", "sidecar truncated",
+               "sidecar not json", "sidecar a list", "sidecar checksum changed",
+               "sidecar from other inputs", "sidecar shape changed", "a directory instead"]
+
+
+@pytest.mark.parametrize("how", CORRUPTIONS)
+def test_a_broken_cache_is_never_loaded(tmp_path, how):
+    path = tmp_path / "m.npy"
+    matrix = np.random.default_rng(0).random((300, 40), dtype=np.float32)
+    save_matrix(path, matrix, META)
+    assert np.array_equal(load_matrix(path, META), matrix)
+    corrupt(path, how)
+    with pytest.raises(StaleCache) as reason:
+        load_matrix(path, META)
+    assert str(reason.value)                     # a reason to show the user
+
+
+class FakeEncoder:
+    """Stands in for the SBERT model: deterministic unit vectors, and it counts its calls."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, words, model):
+        self.calls += 1
+        rng = np.random.default_rng(len(words))
+        vectors = rng.normal(size=(len(words), 16)).astype(np.float32)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+@pytest.fixture
+def encoder(monkeypatch) -> FakeEncoder:
+    fake = FakeEncoder()
+    monkeypatch.setattr(datasets, "_encode_with_progress", fake)
+    return fake
+
+
+HINTS = tuple(common.hint_words()[:300])
+WORDS = tuple(common.board_words()[:60])
+
+
+@pytest.mark.parametrize("how", ["truncated", "one byte flipped", "sidecar not json", "sidecar deleted",
+                                 "empty", "sidecar checksum changed"])
+def test_a_corrupt_sbert_cache_is_rebuilt_with_a_message(tmp_path, encoder, capsys, how):
+    first = datasets.sbert_weights(HINTS, WORDS, cache_dir=tmp_path)
+    datasets.sbert_weights(HINTS, WORDS, cache_dir=tmp_path)
+    assert encoder.calls == 1                    # the second load came from the cache
+    capsys.readouterr()
+
+    corrupt(tmp_path / "sbert.npy", how)
+    rebuilt = datasets.sbert_weights(HINTS, WORDS, cache_dir=tmp_path)
+    assert encoder.calls == 2
+    assert np.array_equal(rebuilt.matrix, first.matrix)
+    if how != "sidecar deleted":                 # a missing sidecar reads as "no cache yet": silent
+        assert "sbert: rebuilding the cache" in capsys.readouterr().err
+
+    datasets.sbert_weights(HINTS, WORDS, cache_dir=tmp_path)
+    assert encoder.calls == 2                    # and the rebuilt cache is good again
+
+
+@pytest.mark.slow
+def test_a_corrupt_cache_is_rebuilt_by_the_real_sbert_model(tmp_path, capsys):
+    words = ("apple", "river", "piano", "castle", "doctor")
+    first = datasets.sbert_weights(HINTS[:50], words, cache_dir=tmp_path)
+    corrupt(tmp_path / "sbert.npy", "truncated")
+    rebuilt = datasets.sbert_weights(HINTS[:50], words, cache_dir=tmp_path)
+    assert "checksum mismatch" in capsys.readouterr().err
+    assert np.allclose(rebuilt.matrix, first.matrix, atol=1e-5)
+
+
+# --- a rebuild killed halfway ---------------------------------------------------------------------------
+
+WRITER = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    import numpy as np
+    sys.path.insert(0, sys.argv[2])
+    from common import save_matrix
+    big = np.full((8192, 4096), 2.0, dtype=np.float32)      # 128 MiB: the write takes a while
+    print("writing", flush=True)
+    save_matrix(Path(sys.argv[1]), big, {"initializer": "test", "inputs": "abc"})
+    print("done", flush=True)
+""")
+OLD = np.ones((50, 20), dtype=np.float32)
+
+
+def kill_a_rebuild(path: Path, sig: int, delay: float) -> str:
+    """Start a rebuild of `path` in a subprocess, send it `sig` after `delay` s; what became of it."""
+    child = subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(ROOT)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "writing"
+    time.sleep(delay)
+    child.send_signal(sig)
+    out, _ = child.communicate(timeout=60)
+    return "finished" if "done" in out else "killed"
+
+
+def loaded_state(path: Path) -> str:
+    """'old', 'new' or 'none': what a reader gets; a partial matrix fails the test."""
+    try:
+        matrix = load_matrix(path, META)
+    except StaleCache:
+        return "none"
+    if matrix.shape == OLD.shape and np.array_equal(matrix, OLD):
+        return "old"
+    assert matrix.shape == (8192, 4096) and bool((matrix == 2.0).all()), "a partial cache was loaded"
+    return "new"
+
+
+def check_killed_rebuilds(tmp_path: Path, sig: int, delays: list[float]) -> set[tuple[str, str]]:
+    seen = set()
+    for n, delay in enumerate(delays):
+        path = tmp_path / f"run{n}" / "sbert.npy"
+        save_matrix(path, OLD, META)
+        fate = kill_a_rebuild(path, sig, delay)
+        state = loaded_state(path)
+        seen.add((fate, state))
+        if fate == "killed":
+            assert state in ("old", "none")
+        if sig == signal.SIGINT:                  # an interrupted save cleans up after itself
+            assert not list(path.parent.glob("*.tmp"))
+        save_matrix(path, OLD, META)              # and a later save works, leftovers or not
+        assert loaded_state(path) == "old"
+    return seen
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
+def test_a_rebuild_killed_halfway_leaves_the_old_cache_or_none(tmp_path, sig):
+    seen = check_killed_rebuilds(tmp_path, sig, [0.0, 0.15, 0.4])
+    assert any(fate == "killed" for fate, _ in seen)   # the kill did land mid-rebuild
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
+def test_rebuilds_killed_at_many_moments(tmp_path, sig):
+    seen = check_killed_rebuilds(tmp_path, sig, [i * 0.05 for i in range(40)])
+    assert ("killed", "old") in seen
+
+
+class Interrupted(BaseException):
+    """A kill, simulated at one precise step of save_matrix."""
+
+
+STEPS = ["writing the matrix", "checksumming", "removing the old sidecar", "replacing the matrix",
+         "writing the sidecar", "replacing the sidecar"]
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_a_kill_between_any_two_steps_of_a_save_leaves_the_old_cache_or_none(tmp_path, monkeypatch, step):
+    """The windows between the steps of a save are too short to hit with a signal: stop at each."""
+    path = tmp_path / "sbert.npy"
+    save_matrix(path, OLD, META)
+    new = np.full((30, 30), 2.0, dtype=np.float32)
+
+    def stop(*args, **kwargs):
+        raise Interrupted
+
+    replaces = []
+
+    def replace(source, target):
+        replaces.append(target)
+        if (step == "replacing the matrix" and len(replaces) == 1
+                or step == "replacing the sidecar" and len(replaces) == 2):
+            raise Interrupted
+        return os.replace(source, target)
+
+    match step:
+        case "writing the matrix":
+            monkeypatch.setattr(common.np, "save", stop)
+        case "checksumming":
+            monkeypatch.setattr(common, "_sha256_file", stop)
+        case "removing the old sidecar":
+            real_unlink = Path.unlink
+            monkeypatch.setattr(Path, "unlink", lambda self, missing_ok=False: (
+                stop() if self == sidecar(path) else real_unlink(self, missing_ok=missing_ok)))
+        case "writing the sidecar":
+            monkeypatch.setattr(common, "atomic_write_bytes", stop)
+        case _:
+            monkeypatch.setattr(common.os, "replace", replace)
+    with pytest.raises(Interrupted):
+        save_matrix(path, new, META)
+    monkeypatch.undo()
+    try:
+        matrix = load_matrix(path, META)
+    except StaleCache:
+        matrix = None
+    assert matrix is None or np.array_equal(matrix, OLD)
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+# --- a read-only data folder -------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def read_only(folder: Path, monkeypatch):
+    """Make `folder` unwritable for real (chmod), or, as root, the way a read-only folder fails."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if not IS_ROOT:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    real = common.tempfile.mkstemp
+
+    def refuse(*args, dir=None, **kwargs):
+        if dir is not None and Path(dir).resolve() == folder.resolve():
+            raise PermissionError(errno.EACCES, "Permission denied", str(folder))
+        return real(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(common.tempfile, "mkstemp", refuse)
+    yield
+
+
+def play_one_game(weights, seed: int = 0) -> Game:
+    board = Board.random(weights.words, np.random.default_rng(seed))
+    ai = AI(weights, "cumsum", "greedy")
+    game = Game(board, {c: Team(c, AICaptain(ai.captain()), AIAgent(ai.agent())) for c in TEAMS},
+                rng=np.random.default_rng(seed))
+    game.play()
+    return game
+
+
+def test_a_read_only_cache_folder_says_so_and_the_game_plays_from_memory(tmp_path, encoder, capsys,
+                                                                         monkeypatch):
+    cache = tmp_path / "data" / "cache"
+    with read_only(cache, monkeypatch):
+        weights = datasets.sbert_weights(HINTS, WORDS, cache_dir=cache)
+    err = capsys.readouterr().err
+    assert "could not write the cache" in err and "playing from memory" in err
+    assert not list(cache.iterdir())
+    assert play_one_game(weights).over
+
+
+def test_a_cache_folder_under_a_file_says_so_and_the_game_plays_from_memory(tmp_path, encoder, capsys):
+    blocker = tmp_path / "data"
+    blocker.write_text("a file where a folder should be")
+    weights = datasets.sbert_weights(HINTS, WORDS, cache_dir=blocker / "cache")
+    err = capsys.readouterr().err
+    assert "could not write the cache" in err and "playing from memory" in err
+    assert play_one_game(weights).over
+
+
+def test_a_read_only_cache_still_serves_what_it_holds(tmp_path, encoder, capsys, monkeypatch):
+    cache = tmp_path / "cache"
+    datasets.sbert_weights(HINTS, WORDS, cache_dir=cache)
+    with read_only(cache, monkeypatch):
+        datasets.sbert_weights(HINTS, WORDS, cache_dir=cache)
+    assert encoder.calls == 1 and "could not" not in capsys.readouterr().err
+    # A stale cache in a read-only folder: rebuilt in memory, with both messages.
+    corrupt(cache / "sbert.npy", "sidecar checksum changed")
+    with read_only(cache, monkeypatch):
+        weights = datasets.sbert_weights(HINTS, WORDS, cache_dir=cache)
+    err = capsys.readouterr().err
+    assert encoder.calls == 2
+    assert "rebuilding the cache" in err and "could not write the cache" in err
+    assert play_one_game(weights).over
+
+
+# --- the game log ----------------------------------------------------------------------------------------
+
+
+def run_game(log: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), "--red", "auto", "--blue", "auto",
+                           "--seed", "4", "--log", log], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"}, cwd=ROOT)
+
+
+@pytest.mark.parametrize("where", ["/dev/full", "a directory", "under a file", "read-only folder"])
+def test_a_game_log_that_cannot_be_written_never_stops_the_game(tmp_path, where):
+    if where == "read-only folder" and IS_ROOT:
+        pytest.skip("root writes through chmod; the other cases cover it")
+    log = {"/dev/full": Path("/dev/full"), "a directory": tmp_path,
+           "under a file": tmp_path / "file" / "games.jsonl",
+           "read-only folder": tmp_path / "ro" / "games.jsonl"}[where]
+    if where == "under a file":
+        (tmp_path / "file").write_text("x")
+    if where == "read-only folder":
+        log.parent.mkdir()
+        log.parent.chmod(0o555)
+    result = run_game(str(log))
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert "wins" in result.stdout
+    assert f"could not write the game log {log}" in result.stderr
+
+
+def test_a_disk_that_fills_mid_append_leaves_the_log_as_it_was(tmp_path):
+    """RLIMIT_FSIZE makes the append fail part-way, as a full disk does: no half line may stay."""
+    import resource
+
+    log = tmp_path / "games.jsonl"
+    assert run_game(str(log)).returncode == 0
+    size = log.stat().st_size
+    limit = size + 100                          # room for 100 bytes of the next game only
+
+    def small_disk():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    result = subprocess.run([sys.executable, str(ROOT / "main.py"), "--red", "auto", "--blue", "auto",
+                             "--seed", "5", "--log", str(log)], capture_output=True, text=True,
+                            timeout=120, preexec_fn=small_disk, cwd=ROOT)
+    assert result.returncode == 0 and "wins" in result.stdout
+    assert "could not write the game log" in result.stderr and "Traceback" not in result.stderr
+    assert log.stat().st_size == size           # the cut-short line was taken back
+    assert run_game(str(log)).returncode == 0
+    assert [json.loads(line)["seed"] for line in log.read_text().splitlines()] == [4, 4]
