@@ -13,7 +13,7 @@ import numpy as np
 
 from board import BLUE, RED, TEAMS, Board, Color
 from common import BOARD_WORDS_PATH, GAMES_LOG_PATH, SOURCES_DIR, load_words, warn
-from model import AI, DEFAULT_AGENT, DEFAULT_CAPTAIN
+from model import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN
 from players import (
     COMPOSITIONS,
     AIAgent,
@@ -52,7 +52,7 @@ def parser() -> argparse.ArgumentParser:
     for color in TEAMS:
         teams.add_argument(f"--{color.value}", metavar="TEAM", type=composition,
                            help=f"{color.value} team: {', '.join(COMPOSITIONS)} (captain:agent)")
-    p.add_argument("--seed", type=int, help="make the board, key and AI sampling reproducible")
+    p.add_argument("--seed", type=seed, help="make the board, key and AI sampling reproducible")
     p.add_argument("--words", type=Path, metavar="FILE",
                    help=f"play with another list of card words (default {BOARD_WORDS_PATH.name})")
     add_ai_arguments(p)
@@ -74,8 +74,21 @@ def add_ai_arguments(p: argparse.ArgumentParser) -> None:
                     help="sentence-transformers model (default all-MiniLM-L6-v2, offline)")
     ai.add_argument("--rebuild", nargs="*", metavar="NAME",
                     help="rebuild these cached matrices (all when no name is given)")
-    ai.add_argument("--captain", default=None, metavar="STRATEGY", help="AI captain strategy")
-    ai.add_argument("--agent", default=None, metavar="STRATEGY", help="AI agent strategy")
+    ai.add_argument("--captain", default=None, metavar="STRATEGY", choices=sorted(CAPTAINS),
+                    help=f"AI captain strategy: {', '.join(sorted(CAPTAINS))}")
+    ai.add_argument("--agent", default=None, metavar="STRATEGY", choices=sorted(AGENTS),
+                    help=f"AI agent strategy: {', '.join(sorted(AGENTS))}")
+
+
+def seed(text: str) -> int:
+    """A seed for numpy: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, 0 or more, not {text!r}")
+    return value
 
 
 def composition(text: str) -> str:
@@ -162,7 +175,11 @@ def play(args: argparse.Namespace) -> int:
     renderer = Renderer(explain=args.explain)
     terminal = ConsoleTerminal(renderer)
     needs_ai = any(k != "auto" and "ai" in k.split(":") for k in kinds.values())
-    ai = load_ai(args, board.words) if needs_ai else None
+    try:
+        ai = load_ai(args, board.words) if needs_ai else None
+    except (OSError, ValueError, RuntimeError) as error:   # a bad flag or a missing model
+        warn(f"cannot build the AI: {error}")
+        return 2
     teams = {color: make_team(color, kind, ai, terminal) for color, kind in kinds.items()}
     game = Game(board, teams, rng=play_rng, seed=args.seed)
     # Nobody may see the key through the spectator's board while a person guesses.
