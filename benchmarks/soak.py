@@ -5,7 +5,7 @@
 
 Each game draws, for each team, 'auto' or an AI captain and agent of random
 strategies (model.CAPTAINS × model.AGENTS), plays on the embedded default
-weights (`datasets.load_weights()`), and is then audited by `Auditor`, an
+SBERT weights (`datasets.load_weights("sbert")`), and is then audited by `Auditor`, an
 independent re-statement of the rules that watches the game's events and
 checks its history. The script prints the exceptions and rule violations
 (both must be none) and the resident memory (RSS) of each worker after the
@@ -286,7 +286,7 @@ def _load() -> None:
     from common import board_words
 
     _WORDS = board_words()
-    _WEIGHTS = datasets.load_weights(words=_WORDS)
+    _WEIGHTS = datasets.load_weights("sbert", words=_WORDS)   # the embedded default, no sources
 
 
 def play_chunk(task: tuple[int, int, int]) -> dict:

@@ -425,4 +425,4 @@ def test_ai_games_on_the_real_default_weights_keep_every_rule(seed, red_captain,
 def _default_weights():
     import datasets
 
-    return datasets.load_weights(words=board_words())
+    return datasets.load_weights("sbert", words=board_words())
