@@ -519,9 +519,15 @@ def run_duels(setup: Setup, progress=None, jobs: int = 1) -> dict[tuple[Spec, Sp
     return run_all(setup, duel_games, teams_of(setup), progress, jobs)
 
 
-def analyse(solo: dict[tuple[Spec, Spec], list[SoloResult]], default_pair: tuple[str, str]) -> dict:
-    """Per-pair metrics, the cross-play headline, self-play beside it, and strategy groups."""
+def analyse(solo: dict[tuple[Spec, Spec], list[SoloResult]], default_pair: tuple[str, str],
+            sources: dict[str, frozenset[str]] | None = None) -> dict:
+    """Per-pair metrics, the cross-play headline, self-play beside it, strategy and matrix groups.
+
+    `sources` maps each initializer to the base initializers it is made of; pairs
+    whose matrices share none are the strictest cross-play.
+    """
     tables = {pair: count_table(games) for pair, games in solo.items()}
+    sources = sources or {}
     per_pair = [{"captain": c.label, "agent": a.label, "cross": c.initializer != a.initializer,
                  **summarize(tables[c, a])} for c, a in solo]
 
@@ -529,25 +535,58 @@ def analyse(solo: dict[tuple[Spec, Spec], list[SoloResult]], default_pair: tuple
         chosen = [tables[p] for p in tables if keep(*p)]
         return {"pairs": len(chosen), **summarize(pooled(chosen))} if chosen else None
 
-    def is_default(c: Spec, a: Spec) -> bool:
+    def cross(c: Spec, a: Spec) -> bool:
+        return c.initializer != a.initializer
+
+    def disjoint(c: Spec, a: Spec) -> bool:
+        return not (sources.get(c.initializer, {c.initializer})
+                    & sources.get(a.initializer, {a.initializer}))
+
+    def default(c: Spec, a: Spec) -> bool:
         return (c.strategy, a.strategy) == default_pair and not c.params and not a.params
 
     styles = list(dict.fromkeys((c.style, a.style) for c, a in solo))
+    matrices = list(dict.fromkeys(s.initializer for pair in solo for s in pair))
+    chosen = default if any(default(*p) for p in solo) else (lambda c, a: True)
     return {
         "pairs": per_pair,
         "headline": {
-            "cross_all": group(lambda c, a: c.initializer != a.initializer),
-            "self_all": group(lambda c, a: c.initializer == a.initializer),
-            "cross_default": group(lambda c, a: c.initializer != a.initializer and is_default(c, a)),
-            "self_default": group(lambda c, a: c.initializer == a.initializer and is_default(c, a)),
+            "cross_all": group(cross),
+            "cross_disjoint": group(disjoint),
+            "cross_default": group(lambda c, a: cross(c, a) and default(c, a)),
+            "cross_disjoint_default": group(lambda c, a: disjoint(c, a) and default(c, a)),
+            "self_all": group(lambda c, a: not cross(c, a)),
+            "self_default": group(lambda c, a: not cross(c, a) and default(c, a)),
         },
         "styles": [{"captain": cs, "agent": as_,
                     "cross": group(lambda c, a, cs=cs, as_=as_: (c.style, a.style) == (cs, as_)
-                                   and c.initializer != a.initializer),
+                                   and cross(c, a)),
                     "self": group(lambda c, a, cs=cs, as_=as_: (c.style, a.style) == (cs, as_)
-                                  and c.initializer == a.initializer)}
+                                  and not cross(c, a))}
                    for cs, as_ in styles],
+        "matrices": {
+            "strategies": "default pair" if chosen is default else "all strategies",
+            "rows": [{"initializer": m,
+                      "captain_cross": group(lambda c, a, m=m: chosen(c, a) and c.initializer == m
+                                             and cross(c, a)),
+                      "agent_cross": group(lambda c, a, m=m: chosen(c, a) and a.initializer == m
+                                           and cross(c, a)),
+                      "self": group(lambda c, a, m=m: chosen(c, a) and c.initializer == a.initializer == m)}
+                     for m in matrices]},
     }
+
+
+def base_sources(names: Sequence[str]) -> dict[str, frozenset[str]]:
+    """Each initializer's base initializers, through datasets.parts_of when it exists."""
+    import datasets
+
+    parts_of = getattr(datasets, "parts_of", lambda name: [])
+
+    def leaves(name: str) -> frozenset[str]:
+        parts = parts_of(name)
+        return frozenset().union(*map(leaves, parts)) if parts else frozenset({name})
+
+    return {name: leaves(name) for name in names}
 
 
 def speed(solo: dict[tuple[Spec, Spec], list[SoloResult]]) -> dict:
@@ -610,6 +649,12 @@ def fmt(estimate: Estimate | None, kind: str) -> str:
     return f"{estimate.value:.2f} [{estimate.low:.2f}–{estimate.high:.2f}]"
 
 
+def cell(group: dict | None, metric: str) -> str:
+    """One metric of a group of pairs, formatted; `—` when the group is empty."""
+    kinds = {name: kind for name, _, _, kind, _ in METRICS}
+    return fmt(group[metric] if group else None, kinds[metric])
+
+
 def ms(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
@@ -661,10 +706,13 @@ def markdown(report: dict) -> str:
               "it and flatters every bot. 95% bootstrap intervals over boards in brackets.", ""]
     header = ["pairs", "n pairs", "games", "win rate", "assassin losses", "mean score",
               "hints on wins", "illegal hints"]
+    pair = "+".join(m["default_pair"])
     names = {"cross_all": "**cross-play, all pairs**",
-             "cross_default": f"**cross-play, default pair ({'+'.join(m['default_pair'])})**",
+             "cross_disjoint": "cross-play, matrices sharing no source",
+             "cross_default": f"**cross-play, default pair ({pair})**",
+             "cross_disjoint_default": f"cross-play sharing no source, default pair ({pair})",
              "self_all": "self-play, all pairs",
-             "self_default": f"self-play, default pair ({'+'.join(m['default_pair'])})"}
+             "self_default": f"self-play, default pair ({pair})"}
     rows = [[names[k], g["pairs"], g["games"], fmt(g["win_rate"], "rate"),
              fmt(g["assassin_rate"], "rate"), fmt(g["mean_score"], "mean"),
              fmt(g["turns_on_wins"], "mean"), g["illegal"]]
@@ -673,16 +721,25 @@ def markdown(report: dict) -> str:
     if h["cross_all"] is None:
         lines += ["", "No cross-play pairs in this run (one initializer only): the numbers above are "
                   "self-play and flatter the AI."]
+    lines += ["", "Combined matrices are made of base ones, so some cross-play pairs share a source "
+              "(e.g. combined and association); the rows 'sharing no source' leave those out."]
     lines += ["", *targets(h), ""]
-    lines += ["## Strategies side by side (single team)", "",
+    mats = m["single_team"]["matrices"]
+    lines += ["## Matrices side by side (single team)", "",
+              f"Each initializer's matrix in cross-play, as the captain's and as the agent's "
+              f"({mats['strategies']}), and in self-play.", ""]
+    rows = [[r["initializer"]] + [cell(r[g], metric) for g in ("captain_cross", "agent_cross", "self")
+                                  for metric in ("win_rate", "mean_score")] for r in mats["rows"]]
+    lines += table(["matrix", "as captain: win", "score", "as agent: win", "score", "self: win",
+                    "score"], rows)
+    lines += ["", "## Strategies side by side (single team)", "",
               "Each captain style with each agent style, pooled over initializers.", ""]
     rows = []
     for s in m["single_team"]["styles"]:
         cross, same = s["cross"], s["self"]
-        rows.append([s["captain"], s["agent"],
-                     fmt(cross and cross["win_rate"], "rate"), fmt(cross and cross["assassin_rate"], "rate"),
-                     fmt(cross and cross["mean_score"], "mean"), fmt(cross and cross["precision"], "rate"),
-                     fmt(same and same["win_rate"], "rate"), fmt(same and same["mean_score"], "mean")])
+        rows.append([s["captain"], s["agent"], cell(cross, "win_rate"), cell(cross, "assassin_rate"),
+                     cell(cross, "mean_score"), cell(cross, "precision"), cell(same, "win_rate"),
+                     cell(same, "mean_score")])
     lines += table(["captain", "agent", "cross win", "cross assassin", "cross score",
                     "cross precision", "self win", "self score"], rows)
     lines += ["", "## Pairing matrix", "", f"![pairing matrix]({m['plot']})", "",
@@ -947,8 +1004,12 @@ def main(argv: list[str]) -> int:
 
 
 def reference_team(setup: Setup, model) -> tuple[Spec, Spec]:
-    """The two-team opponent: the default strategies on the first loaded matrix."""
-    initializer = next(iter(setup.weights))
+    """The two-team opponent: the default strategies on the default matrix (else the first)."""
+    import datasets
+
+    initializer = getattr(datasets, "DEFAULT_INITIALIZER", None)
+    if initializer not in setup.weights:
+        initializer = next(iter(setup.weights))
     captain = model.DEFAULT_CAPTAIN if model.DEFAULT_CAPTAIN in setup.captain_registry else next(
         iter(setup.captain_registry))
     agent = model.DEFAULT_AGENT if model.DEFAULT_AGENT in setup.agent_registry else next(
@@ -974,7 +1035,7 @@ def run(setup: Setup, default_pair: tuple[str, str], jobs: int = 1) -> dict:
         "agents": list(dict.fromkeys(a.label for a in setup.agents)),
         "default_pair": list(default_pair),
         "partners": setup.partners,
-        "single_team": analyse(solo, default_pair),
+        "single_team": analyse(solo, default_pair, base_sources(list(setup.weights))),
         "speed": speed(solo),
         "plot": "pairing.png",
         "two_team": None,

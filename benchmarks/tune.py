@@ -4,6 +4,8 @@
         --grid opponent=0.3,0.5,0.8 assassin=1,2 --seeds 40
     python benchmarks/tune.py --role agent --strategy threshold --grid floor=0.1,0.2,0.3 \\
         --sources ../shared/datasets --initializers sbert fasttext
+    python benchmarks/tune.py --role recipe --strategy direct --grid eat=0,0.5 sbert=0,0.5 \\
+        --sources ../shared/datasets --initializers sbert fasttext
 
 Every point of the grid (the product of the listed values of the strategy's
 constructor parameters) plays single-team games on boards from the tuning
@@ -13,6 +15,12 @@ default setting. With two or more initializers only cross-play pairs count
 says so. Points are ranked by mean score (lower is better; a loss scores 25),
 then win rate. The best setting is then to be measured on the held-out test
 range with `python main.py bench`, which the script prints.
+
+With `--role recipe`, the grid sets the part weights of one of datasets.COMBINED's
+recipes (0 leaves a part out). Each point's matrix is built in a temporary cache
+folder that links the parts' caches, so data/cache is never touched; it plays
+cross-play with the default captain and agent, the recipe's matrix on one side
+and each of `--initializers` on the other.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import itertools
 import json
 import shlex
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -48,19 +57,59 @@ def points(grid: dict[str, list[object]]) -> list[tuple[tuple[str, object], ...]
     return [tuple(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
 
 
-def evaluate(setup: bench.Setup, cross_only: bool) -> dict:
-    """Play the setup's pairs and summarise the (cross-play) games as one pool."""
-    solo = bench.run_solo(setup)
-    tables = [bench.count_table(games) for (c, a), games in solo.items()
-              if not cross_only or c.initializer != a.initializer]
+def evaluate(setups: list[bench.Setup], cross_only: bool) -> dict:
+    """Play the setups' pairs and summarise their (cross-play) games as one pool."""
+    tables = []
+    for setup in setups:
+        tables += [bench.count_table(games) for (c, a), games in bench.run_solo(setup).items()
+                   if not cross_only or c.initializer != a.initializer]
     return bench.summarize(bench.pooled(tables))
+
+
+class RecipeWeights:
+    """Weights of a datasets.COMBINED recipe with changed part weights, built aside.
+
+    The temporary cache folder links every cached file of data/cache except the
+    recipe's own, so only the recipe is rebuilt and the real cache stays as it is.
+    """
+
+    def __init__(self, name: str, sources: Path, sbert_model: str | None):
+        import datasets
+        from common import CACHE_DIR
+
+        if name not in datasets.COMBINED:
+            raise ValueError(f"{name!r} is not a recipe: choose from {', '.join(datasets.COMBINED)}")
+        self.name, self.sources, self.sbert_model = name, sources, sbert_model
+        self.base = dict(datasets.COMBINED[name])
+        self.folder = tempfile.TemporaryDirectory(prefix="tune-recipe-")
+        self.cache = Path(self.folder.name)
+        for path in CACHE_DIR.glob("*") if CACHE_DIR.is_dir() else ():
+            if not path.name.startswith(f"{name}."):
+                (self.cache / path.name).symlink_to(path.resolve())
+
+    def recipe(self, params: tuple[tuple[str, object], ...]) -> dict[str, float]:
+        recipe = {**self.base, **{k: float(v) for k, v in params}}
+        return {k: v for k, v in recipe.items() if v}
+
+    def weights(self, params: tuple[tuple[str, object], ...]):
+        import datasets
+
+        for path in self.cache.glob(f"{self.name}.*"):
+            path.unlink()
+        datasets.COMBINED[self.name] = self.recipe(params)
+        try:
+            return datasets.load_weights(self.name, sources=self.sources, sbert_model=self.sbert_model,
+                                         cache_dir=self.cache)
+        finally:
+            datasets.COMBINED[self.name] = self.base
 
 
 def arguments() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].strip(),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--role", choices=("captain", "agent"), required=True)
-    p.add_argument("--strategy", required=True, help="the registered strategy to tune")
+    p.add_argument("--role", choices=("captain", "agent", "recipe"), required=True)
+    p.add_argument("--strategy", required=True,
+                   help="the registered strategy to tune (with --role recipe: the recipe's name)")
     p.add_argument("--grid", nargs="+", default=[], metavar="NAME=V1,V2",
                    help="constructor parameters and the values to try")
     p.add_argument("--partner", default=None,
@@ -83,6 +132,7 @@ def arguments() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     from tqdm import tqdm
 
+    import datasets
     import model
 
     args = arguments().parse_args(argv)
@@ -91,34 +141,38 @@ def main(argv: list[str]) -> int:
         warn(f"tune: seeds must lie in the tuning range 0–{bench.TEST_OFFSET - 1}; "
              f"{seeds[0] if seeds else '?'}–{seeds[-1] if seeds else '?'} does not")
         return 2
-    registry, other = ((model.CAPTAINS, model.AGENTS) if args.role == "captain"
-                       else (model.AGENTS, model.CAPTAINS))
     partner = args.partner or (model.DEFAULT_AGENT if args.role == "captain" else model.DEFAULT_CAPTAIN)
     try:
         grid = parse_grid(args.grid)
-        for name, known in ((args.strategy, registry), (partner, other)):
-            if name not in known:
-                raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(known)}")
+        if args.role != "recipe":
+            registry, other = ((model.CAPTAINS, model.AGENTS) if args.role == "captain"
+                               else (model.AGENTS, model.CAPTAINS))
+            for name, known in ((args.strategy, registry), (partner, other)):
+                if name not in known:
+                    raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(known)}")
+        recipe = RecipeWeights(args.strategy, args.sources, args.sbert_model) \
+            if args.role == "recipe" else None
+        if recipe is not None and (unknown := [k for k in grid if k not in datasets.INITIALIZERS]):
+            raise ValueError(f"not initializers: {', '.join(unknown)}")
         words = load_words(args.words)
         weights, _, _ = bench.load_all(args.initializers or ["sbert"], args.sources, args.sbert_model,
                                        required=True, words=words)
     except (ValueError, OSError, bench.BenchError) as error:
         warn(f"tune: {error}")
         return 2
-    cross = len(weights) > 1
+    cross = len(weights) > 1 or recipe is not None
     if not cross:
         warn("tune: one initializer only, so this tunes self-play, which flatters the AI")
     started, results = time.perf_counter(), []
     for params in tqdm(points(grid), desc="tune: grid", unit="point", file=sys.stderr):
-        tuned = [bench.Spec(args.strategy, i, params) for i in weights]
-        partners = [bench.Spec(partner, i) for i in weights]
-        captains, agents = (tuned, partners) if args.role == "captain" else (partners, tuned)
-        setup = bench.Setup(weights, captains, agents, seeds, words, model.CAPTAINS, model.AGENTS,
-                            partners=args.partners)
         try:
-            summary = evaluate(setup, cross_only=cross)
+            setups = plan(args, params, partner, weights, recipe, seeds, words)
+            summary = evaluate(setups, cross_only=cross)
         except TypeError as error:   # a parameter the strategy does not take
             warn(f"tune: {args.strategy} does not accept {dict(params)}: {error}")
+            return 2
+        except (ValueError, OSError) as error:
+            warn(f"tune: {error}")
             return 2
         results.append({"params": dict(params), **summary})
     results.sort(key=lambda r: (r["mean_score"].value, -r["win_rate"].value))
@@ -129,8 +183,12 @@ def main(argv: list[str]) -> int:
               f"win {bench.fmt(r['win_rate'], 'rate'):22} assassin {bench.fmt(r['assassin_rate'], 'rate')}")
     best = results[0]["params"]
     spec = args.strategy + (":" + ",".join(f"{k}={v}" for k, v in best.items()) if best else "")
-    role_flag = "--captains" if args.role == "captain" else "--agents"
-    check = f"python main.py bench {role_flag} {shlex.quote(spec)} --seed-offset {bench.TEST_OFFSET}"
+    if recipe is not None:
+        check = (f"set datasets.COMBINED[{args.strategy!r}] = {recipe.recipe(tuple(best.items()))}, "
+                 f"then: python main.py bench --seed-offset {bench.TEST_OFFSET} --sources {args.sources}")
+    else:
+        role_flag = "--captains" if args.role == "captain" else "--agents"
+        check = f"python main.py bench {role_flag} {shlex.quote(spec)} --seed-offset {bench.TEST_OFFSET}"
     print(f"best: {spec}\nmeasure it on the held-out test range: {check}")
     report = {"command": "python benchmarks/tune.py " + shlex.join(argv), "role": args.role,
               "strategy": args.strategy, "partner": partner, "initializers": list(weights),
@@ -139,6 +197,30 @@ def main(argv: list[str]) -> int:
               "results": results}
     atomic_write_bytes(args.out, json.dumps(bench.to_json(report), indent=1).encode("utf-8"))
     return 0
+
+
+def plan(args: argparse.Namespace, params: tuple, partner: str, weights: dict,
+         recipe: RecipeWeights | None, seeds: list[int], words: list[str]) -> list[bench.Setup]:
+    """The games that measure one grid point."""
+    import model
+
+    def setup(all_weights: dict, captains: list, agents: list) -> bench.Setup:
+        return bench.Setup(all_weights, captains, agents, seeds, words, model.CAPTAINS, model.AGENTS,
+                           partners=args.partners)
+
+    if recipe is not None:   # the recipe's matrix on one side, each other matrix on the other
+        tuned = {f"{recipe.name}*": recipe.weights(params), **weights}
+        name = next(iter(tuned))
+        tuned[name].add_words(words)
+        others = [i for i in weights]
+        return [setup(tuned, [bench.Spec(model.DEFAULT_CAPTAIN, name)],
+                      [bench.Spec(model.DEFAULT_AGENT, i) for i in others]),
+                setup(tuned, [bench.Spec(model.DEFAULT_CAPTAIN, i) for i in others],
+                      [bench.Spec(model.DEFAULT_AGENT, name)])]
+    tuned = [bench.Spec(args.strategy, i, params) for i in weights]
+    partners = [bench.Spec(partner, i) for i in weights]
+    captains, agents = (tuned, partners) if args.role == "captain" else (partners, tuned)
+    return [setup(weights, captains, agents)]
 
 
 if __name__ == "__main__":

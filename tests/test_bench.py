@@ -193,6 +193,14 @@ def test_held_out_partners_never_include_the_agents_matrix():
     assert bench.partners_for(captain, Spec("greedy", "a"), weights, "held-out") == ["A", "B", "C"]
 
 
+def test_base_sources_follow_the_recipes(monkeypatch):
+    recipes = {"combined": ["direct", "double_link"], "direct": ["usf", "corpus"],
+               "double_link": ["direct"]}
+    monkeypatch.setattr(datasets, "parts_of", lambda name: recipes.get(name, []))
+    sources = bench.base_sources(["sbert", "usf", "combined"])
+    assert sources == {"sbert": {"sbert"}, "usf": {"usf"}, "combined": {"usf", "corpus"}}
+
+
 # --- a tiny full run ---------------------------------------------------------------------------
 
 
@@ -238,6 +246,7 @@ def test_quick_run_writes_a_consistent_report(tiny, tmp_path):
     head = report["single_team"]["headline"]
     assert head["cross_all"]["pairs"] == len(pairs) // 2 and head["cross_all"]["games"] == len(pairs)
     assert head["cross_all"]["illegal"] == 0
+    assert head["cross_disjoint"] == head["cross_all"]   # the two tiny matrices share no source
     cross = [p for p in pairs if p["cross"]]
     assert head["cross_all"]["win_rate"]["value"] == pytest.approx(
         np.mean([p["win_rate"]["value"] for p in cross]))
