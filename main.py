@@ -172,7 +172,12 @@ def play(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as error:
         warn(f"cannot deal a board: {error}")
         return 2
-    renderer = Renderer(explain=args.explain)
+    # Nobody may see the key while a person guesses: no spectator's board, and no --explain
+    # (the AI's targets and most dangerous card would give the answers away).
+    human_agents = any(k.endswith(":human") for k in kinds.values())
+    if args.explain and human_agents:
+        warn("--explain is off while a person guesses: it would show the AI's targets")
+    renderer = Renderer(explain=args.explain and not human_agents)
     terminal = ConsoleTerminal(renderer)
     needs_ai = any(k != "auto" and "ai" in k.split(":") for k in kinds.values())
     try:
@@ -182,8 +187,6 @@ def play(args: argparse.Namespace) -> int:
         return 2
     teams = {color: make_team(color, kind, ai, terminal) for color, kind in kinds.items()}
     game = Game(board, teams, rng=play_rng, seed=args.seed)
-    # Nobody may see the key through the spectator's board while a person guesses.
-    human_agents = any(k.endswith(":human") for k in kinds.values())
     game.listeners.append(lambda event: renderer.on_event(event, game))
     if not human_agents:
         game.listeners.append(lambda event: spectate(event, game, renderer))

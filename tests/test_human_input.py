@@ -1,0 +1,264 @@
+"""Human players: commands, typos and bad input, first through a fake terminal, then through
+the real program with scripted stdin (human-vs-auto games played to the end)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_rules import KEY, WORDS
+
+import main
+from board import BLUE, RED, Board, Color
+from model import Hint, hint_problem
+from players import MAX_INPUT, AutoTeam, Game, HumanAgent, HumanCaptain, QuitGame, Team, did_you_mean
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class FakeTerminal:
+    """Answers prompts from a script; EOF when the script runs out."""
+
+    def __init__(self, *lines: str):
+        self.lines = list(lines)
+        self.prompts: list[str] = []
+        self.told: list[str] = []
+        self.shown: list[bool] = []
+
+    def ask(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if not self.lines:
+            raise EOFError
+        return self.lines.pop(0)
+
+    def tell(self, message: str) -> None:
+        self.told.append(message)
+
+    def show(self, game: Game, captain: bool) -> None:
+        self.shown.append(captain)
+
+
+def human_game(terminal: FakeTerminal, revealed: set[str] = frozenset()) -> Game:
+    board = Board.from_key(WORDS, KEY, [w in revealed for w in WORDS])
+    team = Team(RED, HumanCaptain(terminal), HumanAgent(terminal))
+    return Game(board, {RED: team, BLUE: AutoTeam(BLUE)}, seed=0)
+
+
+# --- the human captain ------------------------------------------------------------------
+
+
+def test_captain_refuses_bad_hints_with_reasons_then_accepts_a_good_one():
+    terminal = FakeTerminal("", "   ", "help", "board", "ocean", "ocean 12", "ocean -1", "ocean two",
+                            "apple 2", "apples 1", "forests 1", "sea-side 2", "ox 1", "café 1", "x" * 5000,
+                            "\x00\x1b[2J", "Ocean 2")
+    game = human_game(terminal)
+    assert game.teams[RED].captain.give_hint(game) == Hint("ocean", 2)
+    told = "\n".join(terminal.told)
+    assert "Give a hint as one word and a count" in told                       # help
+    assert "one word and a count" in terminal.told[1]                          # "ocean"
+    assert terminal.told[2:5] == ["the count must be 0-9 or 'unlimited', not '12'",
+                                  "the count must be 0-9 or 'unlimited', not '-1'",
+                                  "the count must be 0-9 or 'unlimited', not 'two'"]
+    assert terminal.told[5] == "That hint is not allowed: 'apple' is a word on the board."
+    assert terminal.told[6] == "That hint is not allowed: 'apples' contains the board word 'apple'."
+    assert terminal.told[7] == "That hint is not allowed: 'forests' contains the board word 'forest'."
+    assert "letters only" in terminal.told[8] and "at least 3 letters" in terminal.told[9]
+    assert "letters only" in terminal.told[10]
+    assert len(terminal.prompts) == 17                                         # one prompt per line
+    assert terminal.shown == [True, True]                                      # start + 'board'
+
+
+def test_captain_may_give_unlimited_and_zero():
+    for text, count in [("ocean unlimited", None), ("ocean 0", 0), ("OCEAN Inf", None)]:
+        game = human_game(FakeTerminal(text))
+        assert game.teams[RED].captain.give_hint(game) == Hint("ocean", count)
+
+
+def test_quit_and_eof_leave_the_captain_prompt():
+    game = human_game(FakeTerminal("help", "QUIT"))
+    with pytest.raises(QuitGame):
+        game.teams[RED].captain.give_hint(game)
+    game = human_game(FakeTerminal("help"))
+    with pytest.raises(EOFError):
+        game.teams[RED].captain.give_hint(game)
+
+
+# --- the human agent --------------------------------------------------------------------
+
+
+def test_agent_commands_typos_and_bad_input():
+    terminal = FakeTerminal("", "pass", "help", "board", "99", "brige", "APPLE ", "日本語", "y" * 10_000,
+                            "\udcff\udcfe", "\t", "bridge")
+    game = human_game(terminal, revealed={"apple"})
+    assert game.teams[RED].agent.guess(game, Hint("ocean", 2), 0) == "bridge"
+    told = terminal.told
+    assert told[0] == "Make at least one guess before you pass."
+    assert told[1].startswith("Type a word from the board to turn it over.")
+    assert told[2] == "'99' is not a face-down card on the board. Type 'board' to see it."
+    assert told[3] == "'brige' is not on the board. Did you mean BRIDGE?"
+    assert told[4] == "APPLE is already turned over."
+    assert told[5] == "'日本語' is not a face-down card on the board. Type 'board' to see it."
+    assert told[6] == f"'{'y' * MAX_INPUT}' is not a face-down card on the board. Type 'board' to see it."
+    assert len(told) == 7                       # blank and unprintable lines: just a new prompt
+    assert terminal.prompts == ["red agent, guess (3 left)> "] * 12
+    assert terminal.shown == [False, False]                     # the agents' view, at start and on 'board'
+
+
+def test_agent_typo_gets_did_you_mean_and_a_case_blind_match_is_taken():
+    terminal = FakeTerminal("brigde", "castel", "  Bridge  ")
+    game = human_game(terminal)
+    assert game.teams[RED].agent.guess(game, Hint("ocean", 2), 0) == "bridge"
+    assert terminal.told == ["'brigde' is not on the board. Did you mean BRIDGE?",
+                             "'castel' is not on the board. Did you mean CASTLE?"]
+
+
+def test_agent_may_pass_after_one_guess_and_the_prompt_shows_guesses_left():
+    terminal = FakeTerminal("stop")
+    game = human_game(terminal)
+    assert game.teams[RED].agent.guess(game, Hint("ocean", 2), 1) is None
+    assert terminal.prompts == ["red agent, guess (2 left)> "]
+    terminal = FakeTerminal("end")
+    game = human_game(terminal)
+    assert game.teams[RED].agent.guess(game, Hint("ocean", None), 3) is None
+    assert terminal.prompts == ["red agent, guess (no limit)> "]
+
+
+def test_did_you_mean_only_for_near_words():
+    assert did_you_mean("pianno", ["piano", "ocean"]) == "'pianno' is not on the board. Did you mean PIANO?"
+    assert "Did you mean" not in did_you_mean("xylophone", ["piano", "ocean"])
+
+
+def test_a_human_turn_in_the_engine():
+    terminal = FakeTerminal("zebra 1", "apple", "bridge", "castle")
+    game = human_game(terminal)
+    game.play_turn()
+    assert [w for w, _ in game.history[0].guesses] == ["apple", "bridge"]   # count+1, then the turn ends
+    assert game.team is BLUE and terminal.lines == ["castle"]
+
+
+# --- the real program, driven through stdin ---------------------------------------------
+
+
+def run(args: list[str], stdin: str | bytes, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run main.py with scripted stdin, without colour, and return the finished process."""
+    env = {**os.environ, "NO_COLOR": "1"}
+    data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], input=data,
+                          capture_output=True, timeout=timeout, env=env, cwd=ROOT)
+
+
+def dealt_board(seed: int) -> Board:
+    """The board main.py deals for a seed, computed here the way main.play does."""
+    board_rng, _ = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    return main.new_board(None, seed, board_rng)
+
+
+def legal_hints(board: Board, n: int) -> list[str]:
+    candidates = ["zebra", "quantum", "galaxy", "velvet", "thunder", "crystal", "meadow", "puzzle",
+                  "glacier", "harmony", "voyage", "saffron", "tundra", "lantern", "biscuit"]
+    found = [h for h in candidates if hint_problem(h, board) is None]
+    assert len(found) >= n
+    return found[:n]
+
+
+def own_cards(board: Board, team: Color) -> list[str]:
+    return [c.word for c in board.cards if c.color is team]
+
+
+def assert_clean(result: subprocess.CompletedProcess, code: int = 0) -> tuple[str, str]:
+    out, err = result.stdout.decode("utf-8", "replace"), result.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "Traceback" not in out, err
+    assert result.returncode == code, (result.returncode, err[-2000:])
+    return out, err
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_human_vs_auto_game_through_stdin_reaches_the_end(seed):
+    board = dealt_board(seed)
+    red = own_cards(board, RED)
+    first, second, third = legal_hints(board, 3)
+    typo = red[0][:-1] + red[0][-1] * 2                   # e.g. "ocean" -> "oceann"
+    script = [
+        # turn 1: bad input at the captain's prompt, then a hint for 1 (2 guesses)
+        "", "   ", "help", "board", "ocean 12", "ocean", "x" * 5000, "café 2", "日本 1",
+        f"{red[0]} 2", f"{red[0]}s 1", f"{first} 1",
+        # agent: bad input, a refused pass, a typo, then two own cards (count+1 ends the turn)
+        "", "pass", "help", "board", "99", "💥", "z" * 3000, typo, red[0].upper(), red[1],
+        # turn 2: a hint for 2, one card, then a voluntary pass
+        f"{second} 2", red[0], red[2], "pass",
+        # turn 3: unlimited, all the rest
+        f"{third} unlimited", *red[3:],
+    ]
+    out, err = assert_clean(run(["--red", "human:human", "--blue", "auto", "--seed", str(seed),
+                                 "--no-log"], "\n".join(script) + "\n"))
+    assert "*** RED wins: red found all their agents. ***" in out
+    assert all(word.upper() in out for word in board.words)            # the dealt board is the shown one
+    assert "Give a hint as one word and a count" in out                   # help
+    assert "the count must be 0-9 or 'unlimited', not '12'" in out
+    assert "give one word and a count" in out
+    assert "a hint is one word of letters only" in out
+    assert f"That hint is not allowed: '{red[0]}' is a word on the board." in out
+    assert f"That hint is not allowed: '{red[0]}s' contains the board word '{red[0]}'." in out
+    assert "Make at least one guess before you pass." in out
+    assert "Type a word from the board to turn it over." in out
+    assert "'99' is not a face-down card on the board." in out
+    assert f"Did you mean {red[0].upper()}?" in out
+    assert f"{red[0].upper()} is already turned over." in out
+    assert f"RED captain: {first.upper()} 1   (2 guesses)" in out
+    assert "RED passes." in out
+    assert "Hot seat" in out and "(captain's view)" in out and "(agents' view)" in out
+    assert out.count("red captain, your hint> ") == 3 + 11                # 11 refused lines re-prompted
+    assert err.strip() == ""
+
+
+def test_eof_mid_game_leaves_with_one_line():
+    board = dealt_board(5)
+    hint = legal_hints(board, 1)[0]
+    result = run(["--red", "human:human", "--blue", "auto", "--seed", "5", "--no-log"],
+                 f"{hint} 2\n{own_cards(board, RED)[0]}\n")
+    out, err = assert_clean(result)
+    assert out.rstrip().endswith("red agent, guess (2 left)> \nGoodbye.")
+    assert err == ""
+
+
+def test_quit_abandons_the_game():
+    out, _ = assert_clean(run(["--red", "human:ai", "--blue", "auto", "--seed", "5", "--no-log"],
+                              "help\nquit\n"))
+    assert out.rstrip().endswith("Game abandoned.")
+
+
+def test_eof_at_the_very_start_and_bytes_that_are_not_utf8():
+    out, err = assert_clean(run(["--red", "human:human", "--blue", "auto", "--seed", "2", "--no-log"], b""))
+    assert out.rstrip().endswith("Goodbye.")
+    out, err = assert_clean(run(["--red", "human:human", "--blue", "auto", "--seed", "2", "--no-log"],
+                                b"\xff\xfe\xfd 3\n\xc3\n"))
+    assert out.count("red captain, your hint> ") == 3 and out.rstrip().endswith("Goodbye.")
+
+
+def test_ctrl_c_at_a_prompt_leaves_cleanly():
+    env = {**os.environ, "NO_COLOR": "1"}
+    process = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--red", "human:human",
+                                "--blue", "auto", "--seed", "4", "--no-log"], cwd=ROOT, env=env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline, seen = time.monotonic() + 60, b""
+    while b"your hint> " not in seen and time.monotonic() < deadline:
+        seen += os.read(process.stdout.fileno(), 4096)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert b"Traceback" not in err
+    assert (seen + out).decode().rstrip().endswith("Goodbye.")
+    assert process.returncode == 130
+
+
+def test_explain_is_withheld_while_a_person_guesses():
+    # The AI's reasons name its targets: shown to a human agent they would give the answers away.
+    out, err = assert_clean(run(["--red", "ai:human", "--blue", "auto", "--seed", "5", "--no-log",
+                                 "--explain"], "quit\n"))
+    assert "RED captain: " in out and "targets:" not in out and "most dangerous" not in out
+    assert "--explain is off while a person guesses" in err
