@@ -1,0 +1,186 @@
+"""Speed of the playable game, measured on this machine.
+
+    python benchmarks/startup.py                # all three measures
+    python benchmarks/startup.py --skip-build   # leave out the SBERT cache build (~1 min)
+
+Measures, each against its target from issue 2:
+
+1. launch → first board: `python main.py --red ai:ai --blue ai:ai` in a subprocess,
+   with a warm cache (one untimed run first), its stdout read until the
+   first line of the grid appears; median of `--runs` launches (≤ 3 s).
+2. SBERT cache build: the 10k-hint vocabulary + the board words encoded and
+   written into a temporary cache folder, including the model load (≤ 60 s).
+3. AI hint time: every hint of the default captain (`model.DEFAULT_CAPTAIN`)
+   in `--games` whole AI-vs-AI games (default agent), each game starting
+   with the legality filter's per-board-word cache empty, as after a fresh
+   launch. Median over all hints (≤ 20 ms); the p90 and the median of each
+   game's first hint (which builds the filter for its 25 cards) are printed
+   for information.
+
+Wall-clock times are what a player waits; the CPU column shows the work,
+which stays meaningful when other jobs share the cores (see the load
+average printed before and after).
+
+Exit status 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GRID_LINE = re.compile(r"^([\[(][RBNA ][\])] \S+ *){5}$")
+
+
+def launch_to_first_board(seed: int, timeout: float = 120.0) -> tuple[float, float]:
+    """Seconds from starting main.py (AI vs AI) to the first grid line on its stdout,
+    and the CPU seconds the process had used when it was stopped there."""
+    env = {**os.environ, "NO_COLOR": "1"}
+    command = [sys.executable, str(ROOT / "main.py"), "--red", "ai:ai", "--blue", "ai:ai",
+               "--seed", str(seed), "--no-log"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    seconds = None
+    try:
+        for line in process.stdout:
+            if GRID_LINE.match(line.rstrip("\n")):
+                seconds = time.perf_counter() - start
+                break
+            if time.perf_counter() - start > timeout:
+                break
+    finally:
+        process.kill()
+        process.wait()
+    if seconds is None:
+        raise RuntimeError("main.py ended or stalled without drawing a board")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def measure_startup(runs: int) -> tuple[list[float], list[float]]:
+    launch_to_first_board(seed=0)            # warm: builds the cache if missing, fills the OS cache
+    measured = [launch_to_first_board(seed=run + 1) for run in range(runs)]
+    return [wall for wall, _ in measured], [cpu for _, cpu in measured]
+
+
+def measure_cache_build() -> tuple[float, float, int, int]:
+    """Seconds (wall, CPU) to build the SBERT cache from nothing (model load included) into a
+    temp folder."""
+    import datasets
+    from common import board_words, hint_words
+
+    hints, words = hint_words(), board_words()
+    with tempfile.TemporaryDirectory() as folder:
+        start, cpu = time.perf_counter(), time.process_time()
+        weights = datasets.sbert_weights(hints, words, cache_dir=Path(folder), rebuild=True)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        assert (Path(folder) / "sbert.npy").exists()
+    return seconds, cpu, len(weights.hints), len(weights.words)
+
+
+def measure_hints(games: int) -> tuple[str, list[float], list[float]]:
+    """Every hint time (seconds) of the default captain over whole AI-vs-AI games.
+
+    Each game starts with the legality filter's per-board-word cache emptied, as
+    in a fresh launch, so the first hint of each game pays for its 25 board
+    words. Returns the strategy name, all hint times and each game's first.
+    """
+    import datasets
+    from board import TEAMS, Board
+    from common import board_words
+    from model import AI, HintFilter
+    from players import AIAgent, AICaptain, Game, Team
+
+    ai = AI(datasets.load_weights())
+    every, first = [], []
+    for seed in range(games):
+        banned = getattr(HintFilter.banned, "cache_clear", None)
+        if banned is not None:
+            banned()
+        rng = np.random.default_rng(seed)
+        board = Board.random(board_words(), rng)
+        teams = {}
+        for color in TEAMS:
+            captain = ai.captain()
+            captain.give_hint = timed(captain.give_hint, every)
+            teams[color] = Team(color, AICaptain(captain), AIAgent(ai.agent()))
+        seen = len(every)
+        Game(board, teams, rng=rng, seed=seed).play()
+        first.append(every[seen])
+    return ai.captain_strategy, every, first
+
+
+def timed(function, times: list[float]):
+    """`function`, appending the seconds of each call to `times`."""
+    def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            times.append(time.perf_counter() - start)
+    return wrapper
+
+
+def row(measure: str, value: str, cpu: str, target: str, ok: bool | None) -> str:
+    verdict = "" if ok is None else ("pass" if ok else "FAIL")
+    return f"{measure:<52} {value:>10} {cpu:>10} {target:>9}  {verdict}".rstrip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--runs", type=int, default=5, help="timed launches (default 5)")
+    p.add_argument("--games", type=int, default=50, help="AI-vs-AI games for the hint time (default 50)")
+    p.add_argument("--skip-build", action="store_true", help="do not time the SBERT cache build")
+    args = p.parse_args(argv)
+
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start, "
+          f"Python {sys.version.split()[0]}", flush=True)
+    lines, ok = [], True
+
+    walls, cpus = measure_startup(args.runs)
+    startup = statistics.median(walls)
+    ok &= startup <= 3.0
+    lines.append(row(f"launch to first board, warm cache (median of {len(walls)})", f"{startup:.2f} s",
+                     f"{statistics.median(cpus):.2f} s", "<= 3 s", startup <= 3.0))
+    lines.append(row("  each launch (wall)", "", "", "", None) + " " + " ".join(f"{t:.2f}" for t in walls))
+
+    if not args.skip_build:
+        seconds, cpu, n_hints, n_words = measure_cache_build()
+        ok &= seconds <= 60.0
+        lines.append(row(f"SBERT cache build, {n_hints} hints + {n_words} words", f"{seconds:.1f} s",
+                         f"{cpu:.1f} s", "<= 60 s", seconds <= 60.0))
+
+    name, every, first = measure_hints(args.games)
+    median = statistics.median(every) * 1000
+    ok &= median <= 20.0
+    lines.append(row(f"AI hint time, {name} captain, {len(every)} hints (median)", f"{median:.1f} ms",
+                     "", "<= 20 ms", median <= 20.0))
+    lines.append(row(f"  p90 of all hints, over {len(first)} AI-vs-AI games",
+                     f"{np.percentile(every, 90) * 1000:.1f} ms", "", "", None))
+    lines.append(row("  first hint of a game, cold filter (median)",
+                     f"{statistics.median(first) * 1000:.1f} ms", "", "", None))
+
+    print(row("measure", "wall", "CPU", "target", None) + "  result")
+    print("-" * 90)
+    print("\n".join(lines))
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""The command line: unattended AI games, the team prompt, other word lists, the game log."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from test_human_input import ROOT, assert_clean, dealt_board, run
+
+from common import load_words
+
+WINNER = re.compile(r"\*\*\* (RED|BLUE) wins: (.+)\. \*\*\*")
+FIRST_GRID_LINE = re.compile(r"^([\[(][RBNA ][\])] \S+ *){5}$", re.MULTILINE)
+
+
+def test_ai_vs_ai_plays_to_a_winner_unattended():
+    # Uses the SBERT cache in data/cache (built on first use, ~10 s or more on a cold machine).
+    out, _ = assert_clean(run(["--red", "ai:ai", "--blue", "ai:ai", "--seed", "1", "--no-log"], b""),
+                          code=0)
+    assert len(WINNER.findall(out)) == 1
+    assert FIRST_GRID_LINE.search(out)
+    hints = re.findall(r"^(RED|BLUE) captain: (\S+) (\d|unlimited)", out, re.MULTILINE)
+    assert hints, "the AI gave no hint"
+    for team in ("RED", "BLUE"):
+        words = [word for t, word, _ in hints if t == team]
+        assert len(words) == len(set(words)), f"{team} repeated a hint: {words}"
+    board = dealt_board(1)
+    assert all(word.upper() in out for word in board.words)
+    assert "Goodbye" not in out
+
+
+@pytest.mark.slow
+def test_ai_vs_ai_is_reproducible_with_a_seed():
+    args = ["--red", "ai:ai", "--blue", "ai:ai", "--seed", "7", "--no-log"]
+    first, _ = assert_clean(run(args, b""))
+    second, _ = assert_clean(run(args, b""))
+    assert first == second and WINNER.search(first)
+
+
+def test_the_team_prompt_asks_each_team_and_repeats_after_nonsense(tmp_path):
+    log = tmp_path / "games.jsonl"
+    out, _ = assert_clean(run(["--seed", "2", "--log", str(log)], "nonsense\n  AUTO \nsolo\n"))
+    assert out.count("red team (human:human / human:ai / ai:human / ai:ai / auto) [ai:ai]> ") == 2
+    assert out.count("blue team (") == 1
+    assert "unknown team 'nonsense'" in out
+    assert WINNER.search(out)
+    record = json.loads(log.read_text().splitlines()[-1])
+    assert record["teams"] == {"red": "auto", "blue": "auto"} and record["seed"] == 2
+    assert record["winner"] in ("red", "blue") and len(record["board"]) == 25
+    assert record["board"] == dealt_board(2).words
+    assert all(len(turn["guesses"]) == 1 and turn["hint"] is None for turn in record["turns"])
+
+
+def test_the_team_prompt_default_is_ai_and_short_names_work(tmp_path):
+    log = tmp_path / "games.jsonl"
+    out, _ = assert_clean(run(["--seed", "3", "--log", str(log)], "\na:a\n"))
+    assert WINNER.search(out)
+    record = json.loads(log.read_text())
+    assert record["teams"] == {"red": "ai:ai", "blue": "ai:ai"}
+    assert all(turn["hint"] is not None for turn in record["turns"])
+
+
+def test_eof_at_the_team_prompt_is_a_clean_goodbye():
+    out, err = assert_clean(run([], b""))
+    assert out.rstrip().endswith("Goodbye.") and err == ""
+
+
+def test_human_team_from_the_prompt_then_eof():
+    out, _ = assert_clean(run(["--seed", "1", "--no-log"], "h:h\nauto\n"))
+    assert "Hot seat" in out and "captain, your hint> " in out and out.rstrip().endswith("Goodbye.")
+
+
+def test_bad_flags_are_refused_by_argparse_without_a_traceback():
+    result = run(["--red", "robot"], b"")
+    err = result.stderr.decode()
+    assert result.returncode == 2 and "Traceback" not in err
+    assert "unknown team 'robot'" in err
+    result = run(["--seed", "abc"], b"")
+    assert result.returncode == 2 and "invalid int value" in result.stderr.decode()
+
+
+def test_help_lists_the_flags():
+    out, _ = assert_clean(run(["--help"], b""))
+    for flag in ("--red", "--blue", "--seed", "--words", "--sources", "--initializer", "--sbert-model",
+                 "--rebuild", "--captain", "--agent", "--explain", "--log", "--no-log"):
+        assert flag in out
+
+
+def test_a_missing_or_short_word_list_is_a_clear_error(tmp_path):
+    result = run(["--red", "auto", "--blue", "auto", "--words", str(tmp_path / "none.txt"), "--no-log"], b"")
+    assert result.returncode == 2 and "cannot deal a board" in result.stderr.decode()
+    short = tmp_path / "short.txt"
+    short.write_text("\n".join(f"word{i}" for i in range(10)))
+    result = run(["--red", "auto", "--blue", "auto", "--words", str(short), "--no-log"], b"")
+    assert result.returncode == 2 and "need at least 25 distinct words" in result.stderr.decode()
+    assert b"Traceback" not in result.stderr
+
+
+def test_words_file_outside_the_board_list_still_plays_with_the_ai(tmp_path):
+    # None of these is in data/board_words_en.txt: their columns are built on demand.
+    own_list = set(load_words(ROOT / "data" / "board_words_en.txt"))
+    words = ["volcano", "penguin", "trumpet", "saxophone", "glacier", "cactus", "lighthouse", "submarine",
+             "tornado", "giraffe", "helicopter", "pyramid", "skeleton", "vampire", "wizard", "dinosaur",
+             "astronaut", "kangaroo", "igloo", "lobster", "compass", "telescope", "avalanche", "harpoon",
+             "parachute", "umbrella", "microscope", "caravan", "sombrero", "gondola"]
+    novel = [w for w in words if w not in own_list]
+    assert len(novel) >= 25
+    path = tmp_path / "words.txt"
+    path.write_text("# my own cards\n" + "\n".join(w.upper() for w in novel) + "\n")
+    out, _ = assert_clean(run(["--red", "ai:ai", "--blue", "ai:ai", "--seed", "4", "--words", str(path),
+                               "--no-log", "--explain"], b""), code=0)
+    assert WINNER.search(out)
+    shown = set(re.findall(r"[\[(][RBNA][\])] (\S+)", out))
+    assert shown and {w.lower() for w in shown} <= set(novel)
+    assert "targets:" in out                                  # --explain shows the AI's reasons
