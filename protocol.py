@@ -1,0 +1,347 @@
+"""The bot protocol: `python main.py serve`, a long-running Codenames engine on stdin/stdout.
+
+In the spirit of UCI for chess engines: one JSON object per line in, one JSON
+object per line out, in order, until stdin closes. Nothing but replies ever
+reaches stdout; the notices go to stderr. See docs/protocol.md.
+
+Two requests do the work:
+
+    {"op": "clue", "board": [25 words], "key": [25 colours], "revealed": [25 booleans], "team": "red"}
+    → {"ok": true, "clue": "ocean", "count": 2, "targets": ["wave", "ship"]}
+
+    {"op": "guess", "board": [25 words], "revealed": [25 booleans], "clue": "ocean", "count": 2}
+    → {"ok": true, "guesses": ["wave", "ship"]}
+
+Anything wrong with a request gets `{"ok": false, "error": "..."}` and the
+engine goes on serving.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TextIO
+
+import numpy as np
+
+from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Card, Color, counts
+from common import normalise, warn
+from model import AI, MAX_COUNT, Agent, Hint, NoLegalHint, Weights
+
+COLORS = {color.value: color for color in Color}
+TEAM_NAMES = {RED.value: RED, BLUE.value: BLUE}
+VALID_KEYS = ({RED: 9, BLUE: 8, NEUTRAL: 7, ASSASSIN: 1}, {RED: 8, BLUE: 9, NEUTRAL: 7, ASSASSIN: 1})
+# Columns built on demand for unseen board words are dropped past this many, so that a
+# server that sees endless new boards keeps a bounded matrix (10,000 hints × 2,000 ≈ 80 MB).
+MAX_EXTRA_WORDS = 2000
+MAX_LINE = 1 << 20  # characters; a longer line is refused unread
+
+
+class RequestError(Exception):
+    """A request the engine cannot answer; the message goes back to the client."""
+
+
+# --- the agent's guesses for a hint, shared with the companion -------------------------
+
+
+def agent_guesses(agent: Agent, board: Board, hint: Hint, rng: np.random.Generator) -> list[str]:
+    """The cards the agent would turn over for a hint, in order, without knowing the key.
+
+    Each guess is assumed right (the agent keeps going), so the list ends where
+    the agent's own rule stops it, or at the rules' cap of count+1 guesses.
+    The board is not changed.
+    """
+    board = Board([Card(c.word, c.color, c.revealed) for c in board.cards], board.starting_team)
+    guesses: list[str] = []
+    while board.unrevealed() and (hint.max_guesses is None or len(guesses) < hint.max_guesses):
+        word = agent.guess(board, hint, len(guesses), rng)
+        if word is None:
+            break
+        guesses.append(word)
+        board.card(word).revealed = True
+    return guesses
+
+
+# --- reading requests ------------------------------------------------------------------
+
+
+def board_words(request: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The board's 25 words as sent (for replies) and normalised (for lookups)."""
+    words = field(request, "board", list)
+    if len(words) != SIZE:
+        raise RequestError(f"'board' must list {SIZE} words, got {len(words)}")
+    spelled, seen = [], {}
+    for i, word in enumerate(words):
+        if not isinstance(word, str) or not word.strip():
+            raise RequestError(f"'board'[{i}] must be a non-empty string")
+        key = " ".join(normalise(word).split())
+        if key in seen:
+            raise RequestError(f"duplicate word {word!r} on the board (positions {seen[key]} and {i})")
+        seen[key] = i
+        spelled.append(word)
+    return spelled, list(seen)
+
+
+def revealed_flags(request: dict[str, Any]) -> list[bool]:
+    """The 25 revealed flags; a request without them has every card face down."""
+    if "revealed" not in request:
+        return [False] * SIZE
+    flags = field(request, "revealed", list)
+    if len(flags) != SIZE:
+        raise RequestError(f"'revealed' must list {SIZE} booleans, got {len(flags)}")
+    if not all(isinstance(flag, bool) for flag in flags):
+        raise RequestError("'revealed' must hold only true or false")
+    return flags
+
+
+def key_colors(request: dict[str, Any]) -> list[Color]:
+    """The 25 colours of the key, checked to be a real key: 9/8/7/1 or 8/9/7/1."""
+    names = field(request, "key", list)
+    if len(names) != SIZE:
+        raise RequestError(f"'key' must list {SIZE} colours, got {len(names)}")
+    colors = []
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or name.lower() not in COLORS:
+            raise RequestError(f"'key'[{i}] must be one of {', '.join(COLORS)}, not {name!r}")
+        colors.append(COLORS[name.lower()])
+    found = counts(colors)
+    if found not in VALID_KEYS:
+        shown = ", ".join(f"{n} {c.value}" for c, n in found.items())
+        raise RequestError(f"a key has 9/8/7/1 or 8/9/7/1 red/blue/neutral/assassin cards, not {shown}")
+    return colors
+
+
+def given_clues(request: dict[str, Any]) -> list[str]:
+    """Clues already given in this game (optional), which the captain will not repeat."""
+    if "given" not in request:
+        return []
+    given = field(request, "given", list)
+    if not all(isinstance(word, str) for word in given):
+        raise RequestError("'given' must be a list of strings")
+    return [normalise(word) for word in given]
+
+
+def clue_count(request: dict[str, Any]) -> int | None:
+    """The clue's count: 0-9, or null / "unlimited" for no limit."""
+    count = request.get("count")
+    if count is None or count == "unlimited":
+        return None
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
+        raise RequestError(f"'count' must be an integer 0-{MAX_COUNT}, null or \"unlimited\", not {count!r}")
+    return count
+
+
+def field(request: dict[str, Any], name: str, kind: type) -> Any:
+    """A required field of the given JSON type."""
+    if name not in request:
+        raise RequestError(f"missing field {name!r}")
+    value = request[name]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise RequestError(f"{name!r} must be a {JSON_TYPES[kind]}, not {json.dumps(value)[:40]}")
+    return value
+
+
+JSON_TYPES = {list: "list", str: "string", int: "integer", bool: "boolean", dict: "object"}
+
+
+# --- the engine ---------------------------------------------------------------------------
+
+
+class Engine:
+    """Answers protocol requests with one AI, loaded once; `handle_line` never raises."""
+
+    def __init__(self, ai: AI, seed: int = 0):
+        self.ai = ai
+        self.captain = ai.captain()
+        self.agent = ai.agent()
+        self.seed = seed
+        self.base_words = len(ai.weights.words)
+        self.ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "clue": self.clue, "guess": self.guess, "ping": lambda request: {}}
+
+    def handle_line(self, line: str) -> dict[str, Any]:
+        """The reply to one line of input, errors included."""
+        if len(line) > MAX_LINE:
+            return error(f"request longer than {MAX_LINE} characters")
+        try:
+            request = json.loads(line.strip())
+        except ValueError as problem:
+            return error(f"malformed JSON: {problem}")
+        return self.handle(request)
+
+    def handle(self, request: Any) -> dict[str, Any]:
+        """The reply to one decoded request; the request's "id", if any, is echoed."""
+        if not isinstance(request, dict):
+            return error("a request is a JSON object, e.g. {\"op\": \"clue\", ...}")
+        echo = {"id": request["id"]} if "id" in request else {}
+        op = request.get("op")
+        if op not in self.ops:
+            return {**error(f"unknown op {op!r}: use {', '.join(repr(o) for o in self.ops)}"), **echo}
+        try:
+            return {"ok": True, **self.ops[op](request), **echo}
+        except RequestError as problem:
+            return {**error(str(problem)), **echo}
+        except Exception as problem:  # a bug must not take the server down
+            warn(traceback.format_exc())
+            return {**error(f"internal error: {type(problem).__name__}: {problem}"), **echo}
+
+    def clue(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The captain's clue for a team on a board whose key it is told."""
+        spelled, words = board_words(request)
+        key = key_colors(request)
+        revealed = revealed_flags(request)
+        team_name = field(request, "team", str).lower()
+        if team_name not in TEAM_NAMES:
+            raise RequestError(f"'team' must be \"red\" or \"blue\", not {team_name!r}")
+        team = TEAM_NAMES[team_name]
+        given = given_clues(request)
+        board = Board.from_key(words, key, revealed)
+        if board.remaining(ASSASSIN) == 0:
+            raise RequestError("the game is over: the assassin is revealed")
+        if board.remaining(team) == 0:
+            raise RequestError(f"no {team.value} cards left face down: {team.value} has already won")
+        self.prepare(words)
+        try:
+            choice = self.captain.give_hint(board, team, given)
+        except NoLegalHint as problem:
+            raise RequestError(f"no legal clue: {problem}") from None
+        spelling = dict(zip(words, spelled, strict=True))
+        return {"clue": choice.hint.word, "count": choice.hint.count,
+                "targets": [spelling[w] for w in choice.targets]}
+
+    def guess(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The agent's guesses for a clue, in the order it would turn the cards over."""
+        spelled, words = board_words(request)
+        revealed = revealed_flags(request)
+        clue = " ".join(normalise(field(request, "clue", str)).split())
+        if not clue:
+            raise RequestError("'clue' must be a word")
+        hint = Hint(clue, clue_count(request))
+        if all(revealed):
+            raise RequestError("no face-down cards left to guess")
+        # The agent never reads the key: every card is dealt as a bystander.
+        board = Board.from_key(words, [NEUTRAL] * SIZE, revealed)
+        self.prepare(words)
+        rng = np.random.default_rng(self.seed)  # the same request always gets the same answer
+        spelling = dict(zip(words, spelled, strict=True))
+        return {"guesses": [spelling[w] for w in agent_guesses(self.agent, board, hint, rng)]}
+
+    def prepare(self, words: Sequence[str]) -> None:
+        """Make sure the weights have a column for every board word, within a bounded matrix."""
+        weights = self.ai.weights
+        new = [w for w in words if not weights.knows(w)]
+        if new and len(weights.words) + len(new) > self.base_words + MAX_EXTRA_WORDS:
+            forget_extra_words(weights, self.base_words)
+        weights.add_words(words)
+
+    def warm_up(self, words: Iterable[str]) -> None:
+        """Do the slow first-time work now, so that the first requests are fast too."""
+        from tqdm import tqdm
+
+        weights = self.ai.weights
+        for word in tqdm(list(words), desc="serve: legality tables", unit="word", file=sys.stderr,
+                         leave=False):
+            weights.filter.banned(word)
+        if weights.extender is not None:
+            weights.extender.columns(["warm"])  # loads the embedding model
+
+
+def forget_extra_words(weights: Weights, keep: int) -> None:
+    """Drop the on-demand columns beyond the first `keep` words of the matrix."""
+    weights.matrix = weights.matrix[:, :keep].copy(order="F")  # the matrix is kept column-major
+    weights.words = weights.words[:keep]
+    weights.word_index = {w: i for i, w in enumerate(weights.words)}
+
+
+def error(message: str) -> dict[str, Any]:
+    return {"ok": False, "error": message}
+
+
+def serve(engine: Engine, lines: Iterable[str], out: TextIO) -> int:
+    """Answer every line until the input ends; returns the number of requests answered."""
+    answered = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        reply = engine.handle_line(line)
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+        answered += 1
+    return answered
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+DESCRIPTION = """Serve the Codenames AI to other programs: JSON lines on stdin and stdout.
+
+Requests, one JSON object a line:
+  {"op": "clue", "board": [25 words], "key": [25 colours], "revealed": [25 booleans], "team": "red"}
+  {"op": "guess", "board": [25 words], "revealed": [25 booleans], "clue": "word", "count": 2}
+Replies, one a line, in order: {"ok": true, ...} or {"ok": false, "error": "..."}.
+The process serves until stdin closes. Full description: docs/protocol.md."""
+
+
+def parser() -> argparse.ArgumentParser:
+    from main import add_ai_arguments
+
+    p = argparse.ArgumentParser(prog="python main.py serve", description=DESCRIPTION,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_ai_arguments(p)
+    p.add_argument("--seed", type=int, default=0, help="seed of the agent's sampling (default 0)")
+    p.add_argument("--threads", type=int, default=1, metavar="N",
+                   help="torch threads for embedding unseen words (default 1: a request embeds at "
+                        "most 25 words, and more threads only contend on a busy machine)")
+    return p
+
+
+def claim_stdout() -> TextIO:
+    """The protocol's own handle on stdout; everything else printed goes to stderr.
+
+    File descriptor 1 itself is pointed at stderr, so that no library (tqdm,
+    transformers, a C extension) can ever write a stray line into the replies.
+    """
+    sys.stdout.flush()
+    replies = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8", newline="\n")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    sys.stdout = sys.stderr
+    return replies
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    if args.threads < 1:
+        warn("serve: --threads must be at least 1")
+        return 2
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    # Read by torch when it is first imported (by the embedding model, at warm-up).
+    os.environ["OMP_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = str(args.threads)
+    replies = claim_stdout()
+    from common import board_words as known_words
+    from main import load_ai
+
+    warn("serve: loading the AI ...")
+    try:
+        ai = load_ai(args, list(known_words()))
+    except (OSError, ValueError, RuntimeError) as problem:
+        warn(f"serve: cannot load the AI: {problem}")
+        return 2
+    engine = Engine(ai, seed=args.seed)
+    engine.warm_up(known_words())
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(args.threads)
+    warn(f"serve: ready ({ai.weights.name} weights, captain {ai.captain_strategy}, "
+         f"agent {ai.agent_strategy}); one JSON request a line on stdin")
+    sys.stdin.reconfigure(errors="replace")  # a stray byte is a malformed request, not a crash
+    try:
+        answered = serve(engine, sys.stdin, replies)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    warn(f"serve: stdin closed after {answered} requests; bye")
+    return 0

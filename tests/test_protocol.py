@@ -1,0 +1,314 @@
+"""The bot protocol, `python main.py serve`, through one real subprocess for the whole module;
+and the engine's parts on a hand-made matrix."""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color
+from common import board_words, hint_words
+from model import AI, GreedyAgent, Hint, Weights, hint_problem
+from protocol import MAX_EXTRA_WORDS, Engine, agent_guesses, forget_extra_words
+
+ROOT = Path(__file__).resolve().parent.parent
+REPLY_TIMEOUT = 120  # seconds; the first request may wait for the model to load
+
+
+class Server:
+    """`python main.py serve` with a reader thread, so that a hung server fails the test, not CI."""
+
+    def __init__(self, *flags: str):
+        self.process = subprocess.Popen(
+            [sys.executable, "main.py", "serve", *flags], cwd=ROOT, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.stderr: list[str] = []
+        threading.Thread(target=self._pump, args=(self.process.stdout, self.lines.put), daemon=True).start()
+        threading.Thread(target=self._pump, args=(self.process.stderr, self.stderr.append),
+                         daemon=True).start()
+
+    @staticmethod
+    def _pump(stream, put) -> None:
+        for line in stream:
+            put(line)
+        put(None)
+
+    def send(self, text: str) -> dict:
+        """Send one raw line; the one reply line, parsed (it must be JSON)."""
+        self.process.stdin.write(text + "\n")
+        self.process.stdin.flush()
+        line = self.lines.get(timeout=REPLY_TIMEOUT)
+        assert line is not None, f"the server died: {''.join(self.stderr)[-2000:]}"
+        assert line.endswith("\n")
+        return json.loads(line)
+
+    def ask(self, request: dict) -> dict:
+        return self.send(json.dumps(request))
+
+    def close(self) -> tuple[int, list[str]]:
+        """Close stdin; the exit code and whatever else came out on stdout."""
+        self.process.stdin.close()
+        code = self.process.wait(timeout=60)
+        rest = []
+        while (line := self.lines.get(timeout=10)) is not None:
+            rest.append(line)
+        return code, rest
+
+
+@pytest.fixture(scope="module")
+def server():
+    # One process for the whole module: loading the model is the slow part.
+    s = Server("--initializer", "sbert", "--captain", "cumsum", "--agent", "greedy")
+    yield s
+    code, rest = s.close()
+    assert code == 0, "".join(s.stderr)[-2000:]
+    assert rest == [], f"stray output on stdout: {rest}"
+    assert any("ready" in line for line in s.stderr), "no start-up notice on stderr"
+
+
+def dealt(seed: int, words=None) -> Board:
+    return Board.random(list(words or board_words()), np.random.default_rng(seed))
+
+
+def mixed_case(words: list[str]) -> list[str]:
+    return [w.upper() if i % 3 == 0 else w.title() if i % 3 == 1 else w for i, w in enumerate(words)]
+
+
+def clue_request(board: Board, spelled: list[str], team: Color, **extra) -> dict:
+    return {"op": "clue", "board": spelled, "key": [c.value for c in board.key],
+            "revealed": [c.revealed for c in board.cards], "team": team.value, **extra}
+
+
+def assert_good_clue(reply: dict, board: Board, spelled: list[str], team: Color) -> None:
+    assert reply["ok"] is True, reply
+    assert set(reply) == {"ok", "clue", "count", "targets"}
+    assert hint_problem(reply["clue"], board) is None, "the clue breaks the legality rules"
+    assert reply["count"] == len(reply["targets"]) >= 1
+    spelling = dict(zip(board.words, spelled, strict=True))
+    own = {spelling[c.word] for c in board.unrevealed() if c.color is team}
+    assert set(reply["targets"]) <= own, "targets must be the team's face-down cards, board spelling"
+
+
+def assert_good_guesses(reply: dict, board: Board, spelled: list[str], count: int | None) -> None:
+    assert reply["ok"] is True, reply
+    assert set(reply) == {"ok", "guesses"}
+    guesses = reply["guesses"]
+    face_down = {s for s, c in zip(spelled, board.cards, strict=True) if not c.revealed}
+    assert guesses and set(guesses) <= face_down and len(set(guesses)) == len(guesses)
+    if count:
+        assert len(guesses) <= count + 1
+
+
+# --- through the subprocess ----------------------------------------------------------------------
+
+
+def test_a_full_clue_and_guess_exchange(server):
+    board = dealt(1)
+    spelled = mixed_case(board.words)
+    team = board.starting_team
+    clue = server.ask(clue_request(board, spelled, team))
+    assert_good_clue(clue, board, spelled, team)
+    guess = server.ask({"op": "guess", "board": spelled, "revealed": [False] * 25,
+                        "clue": clue["clue"], "count": clue["count"]})
+    assert_good_guesses(guess, board, spelled, clue["count"])
+    # The greedy agent makes exactly `count` guesses.
+    assert len(guess["guesses"]) == clue["count"]
+    # The agent reads the clue as the captain meant it on this board.
+    assert set(guess["guesses"]) & set(clue["targets"])
+
+    # Play the guesses, then it is the other team's turn on the changed board.
+    for word in guess["guesses"]:
+        board.card(board.words[spelled.index(word)]).revealed = True
+    other = team.other
+    second = server.ask(clue_request(board, spelled, other, given=[clue["clue"]]))
+    assert_good_clue(second, board, spelled, other)
+    assert second["clue"] != clue["clue"]
+    again = server.ask({"op": "guess", "board": spelled, "revealed": [c.revealed for c in board.cards],
+                        "clue": second["clue"], "count": second["count"]})
+    assert_good_guesses(again, board, spelled, second["count"])
+
+
+def test_the_same_request_gets_the_same_reply_and_ids_are_echoed(server):
+    board = dealt(2)
+    request = clue_request(board, board.words, RED if board.starting_team is RED else BLUE, id="q-7")
+    first, second = server.ask(request), server.ask(request)
+    assert first == second and first["id"] == "q-7"
+
+
+def test_guesses_with_an_unlimited_count_or_a_clue_outside_the_vocabulary(server):
+    board = dealt(3)
+    for count in (None, "unlimited", 0):
+        reply = server.ask({"op": "guess", "board": board.words, "clue": "ocean", "count": count})
+        assert_good_guesses(reply, board, board.words, None)
+    unknown = "zorblaxian"
+    assert unknown not in hint_words()
+    reply = server.ask({"op": "guess", "board": board.words, "clue": unknown, "count": 2})
+    assert_good_guesses(reply, board, board.words, 2)
+
+
+def test_a_board_of_words_absent_from_the_board_list(server):
+    known = set(board_words())
+    fresh = [w for w in hint_words()[3000:4000] if w not in known and "-" not in w]
+    board = dealt(4, fresh)
+    assert not set(board.words) & known
+    spelled = mixed_case(board.words)
+    team = board.starting_team
+    clue = server.ask(clue_request(board, spelled, team))
+    assert_good_clue(clue, board, spelled, team)
+    guess = server.ask({"op": "guess", "board": spelled, "clue": clue["clue"], "count": clue["count"]})
+    assert_good_guesses(guess, board, spelled, clue["count"])
+    assert set(guess["guesses"]) & set(clue["targets"])
+
+
+def bad_requests() -> dict[str, tuple[str, str]]:
+    """Each error case: the raw line and a fragment the error message must contain."""
+    board = dealt(5)
+    words, key = board.words, [c.value for c in board.key]
+    good = {"op": "clue", "board": words, "key": key, "revealed": [False] * 25, "team": "red"}
+    guess = {"op": "guess", "board": words, "revealed": [False] * 25, "clue": "ocean", "count": 2}
+    red_gone = [c is RED for c in board.key]
+    assassin_gone = [c is ASSASSIN for c in board.key]
+    three_assassins = [ASSASSIN.value] * 3 + key[3:]
+    cases = {
+        "malformed JSON": ("{\"op\": \"clue\", ", "malformed JSON"),
+        "not JSON at all": ("hello engine", "malformed JSON"),
+        "not an object": ("[1, 2, 3]", "JSON object"),
+        "unknown op": (json.dumps({**good, "op": "resign"}), "unknown op"),
+        "no op": (json.dumps({"board": words}), "unknown op"),
+        "24 words": (json.dumps({**good, "board": words[:24]}), "25 words"),
+        "26 key colours": (json.dumps({**good, "key": key + ["red"]}), "25 colours"),
+        "3 revealed flags": (json.dumps({**guess, "revealed": [False] * 3}), "25 booleans"),
+        "duplicate word": (json.dumps({**guess, "board": words[:24] + [words[0].upper()]}),
+                           "duplicate word"),
+        "no own cards left": (json.dumps({**good, "revealed": red_gone}), "no red cards left"),
+        "assassin revealed": (json.dumps({**good, "revealed": assassin_gone}), "assassin"),
+        "every card revealed": (json.dumps({**guess, "revealed": [True] * 25}), "no face-down"),
+        "board not a list": (json.dumps({**good, "board": "whale ship"}), "'board' must be a list"),
+        "a word not a string": (json.dumps({**guess, "board": [1] + words[1:]}), "non-empty string"),
+        "an empty word": (json.dumps({**guess, "board": ["  "] + words[1:]}), "non-empty string"),
+        "revealed as 0/1": (json.dumps({**guess, "revealed": [0] * 25}), "true or false"),
+        "unknown colour": (json.dumps({**good, "key": ["green"] + key[1:]}), "'key'[0]"),
+        "impossible key": (json.dumps({**good, "key": three_assassins}), "9/8/7/1"),
+        "team green": (json.dumps({**good, "team": "green"}), "'team'"),
+        "team missing": (json.dumps({k: v for k, v in good.items() if k != "team"}), "missing field"),
+        "count as text": (json.dumps({**guess, "count": "two"}), "'count'"),
+        "count true": (json.dumps({**guess, "count": True}), "'count'"),
+        "count 12": (json.dumps({**guess, "count": 12}), "'count'"),
+        "clue a number": (json.dumps({**guess, "clue": 7}), "'clue' must be a string"),
+        "clue empty": (json.dumps({**guess, "clue": "   "}), "'clue' must be a word"),
+        "given not strings": (json.dumps({**good, "given": [3]}), "'given'"),
+    }
+    return cases
+
+
+BAD = bad_requests()
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_every_error_gets_a_reply_and_the_server_keeps_serving(server, case):
+    line, fragment = BAD[case]
+    reply = server.send(line)
+    assert reply["ok"] is False and set(reply) == {"ok", "error"}, reply
+    assert fragment in reply["error"], reply["error"]
+    assert server.process.poll() is None
+    assert server.ask({"op": "ping"}) == {"ok": True}
+
+
+def test_blank_lines_are_skipped_and_a_valid_request_still_works_after_errors(server):
+    board = dealt(6)
+    server.process.stdin.write("\n   \n")
+    reply = server.ask(clue_request(board, board.words, board.starting_team))
+    assert_good_clue(reply, board, board.words, board.starting_team)
+
+
+def test_a_raw_invalid_byte_sequence_on_stdin_is_a_malformed_request(server):
+    server.process.stdin.flush()
+    server.process.stdin.buffer.write(b"\xff\xfe{}\n")
+    server.process.stdin.buffer.flush()
+    reply = server.lines.get(timeout=REPLY_TIMEOUT)
+    assert json.loads(reply)["ok"] is False
+    assert server.ask({"op": "ping"}) == {"ok": True}
+
+
+# --- the engine's parts, on a hand-made matrix ---------------------------------------------------------
+
+
+SEA = ["whale", "ship", "beach", "wave"]
+OTHER = [f"card{letter}" for letter in "abcdefghijklmnopqrstu"]
+HINTS = ("ocean", "fruit", "music")
+
+
+def hand_made() -> Weights:
+    words = SEA + OTHER
+    matrix = np.full((len(HINTS), len(words)), 0.05, dtype=np.float32)
+    matrix[0, :4] = [0.9, 0.8, 0.7, 0.6]
+    return Weights("hand-made", HINTS, tuple(words), matrix)
+
+
+def test_agent_guesses_follow_the_count_and_skip_revealed_cards():
+    weights = hand_made()
+    board = Board.from_key(SEA + OTHER, [NEUTRAL] * 25)
+    agent = GreedyAgent(weights)
+    rng = np.random.default_rng(0)
+    assert agent_guesses(agent, board, Hint("ocean", 2), rng) == ["whale", "ship"]
+    assert agent_guesses(agent, board, Hint("ocean", 4), rng) == SEA
+    board.card("whale").revealed = True
+    assert agent_guesses(agent, board, Hint("ocean", 2), rng) == ["ship", "beach"]
+    assert not board.card("ship").revealed, "the simulation must not touch the board"
+
+
+def test_unlimited_guessing_stops_by_the_agents_own_threshold():
+    board = Board.from_key(SEA + OTHER, [NEUTRAL] * 25)
+    picks = agent_guesses(GreedyAgent(hand_made(), threshold=0.65), board, Hint("ocean", None),
+                          np.random.default_rng(0))
+    assert picks == ["whale", "ship", "beach"]   # wave (0.6) is below the threshold
+
+
+def test_the_engine_answers_in_the_boards_spelling_on_a_hand_made_matrix():
+    engine = Engine(AI(hand_made(), "cumsum", "greedy"))
+    spelled = [w.upper() for w in SEA] + OTHER
+    key = [RED] * 4 + [RED] * 5 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN]
+    reply = engine.handle_line(json.dumps({"op": "clue", "board": spelled, "key": [c.value for c in key],
+                                           "team": "red"}))
+    assert reply == {"ok": True, "clue": "ocean", "count": 4, "targets": ["WHALE", "SHIP", "BEACH", "WAVE"]}
+    reply = engine.handle({"op": "guess", "board": spelled, "clue": "Ocean", "count": 3})
+    assert reply == {"ok": True, "guesses": ["WHALE", "SHIP", "BEACH"]}
+
+
+def test_an_internal_error_is_a_reply_not_a_crash(monkeypatch):
+    engine = Engine(AI(hand_made(), "cumsum", "greedy"))
+    monkeypatch.setattr(engine, "guess", lambda request: 1 / 0)
+    engine.ops["guess"] = engine.guess
+    reply = engine.handle({"op": "guess"})
+    assert reply["ok"] is False and "ZeroDivisionError" in reply["error"]
+
+
+def test_on_demand_columns_are_bounded():
+    weights = hand_made()
+
+    class Columns:
+        def columns(self, words):
+            return np.full((len(HINTS), len(words)), 0.1, dtype=np.float32)
+
+        def row(self, hint, words):
+            return np.zeros(len(words), dtype=np.float32)
+
+    weights.extender = Columns()
+    engine = Engine(AI(weights, "cumsum", "greedy"))
+    base = len(weights.words)
+    for n in range(0, 3 * MAX_EXTRA_WORDS, 25):
+        engine.prepare([f"new{n + i}" for i in range(25)])
+        assert len(weights.words) <= base + MAX_EXTRA_WORDS
+        assert weights.matrix.shape == (len(HINTS), len(weights.words))
+    assert weights.words[:base] == tuple(SEA + OTHER)
+    forget_extra_words(weights, base)
+    assert weights.words == tuple(SEA + OTHER) and weights.matrix.flags.f_contiguous
+    assert weights.word_index["carda"] == 4
