@@ -105,6 +105,8 @@ def ask_composition(color: Color) -> str:
     """Ask for one team's composition until the answer makes sense."""
     while True:
         answer = input(f"{color.value} team ({' / '.join(COMPOSITIONS)}) [ai:ai]> ").strip()
+        if answer.lower() in ("quit", "exit", "q"):
+            raise QuitGame
         try:
             return parse_composition(answer or "ai:ai")
         except ValueError as error:
@@ -233,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdin.reconfigure(errors="replace")   # bytes that are not UTF-8 are a typo, not a crash
     try:
         return play(args)
-    except EOFError:                              # stdin closed at the team prompt
+    except (EOFError, QuitGame):                  # stdin closed, or 'quit', at the team prompt
         print("\nGoodbye.")
         return 0
     except KeyboardInterrupt:

@@ -66,6 +66,12 @@ def test_eof_at_the_team_prompt_is_a_clean_goodbye():
     assert out.rstrip().endswith("Goodbye.") and err == ""
 
 
+@pytest.mark.parametrize("answers", ["quit\n", "auto\nQ\n", "EXIT\n"])
+def test_quit_at_the_team_prompt_leaves(answers):
+    out, err = assert_clean(run(["--no-log"], answers))
+    assert out.rstrip().endswith("Goodbye.") and "unknown team" not in out and err == ""
+
+
 def test_human_team_from_the_prompt_then_eof():
     out, _ = assert_clean(run(["--seed", "1", "--no-log"], "h:h\nauto\n"))
     assert "Hot seat" in out and "captain, your hint> " in out and out.rstrip().endswith("Goodbye.")
