@@ -183,6 +183,10 @@ COMMAND_WORDS = {"clue": "clue", "hint": "clue", "give": "clue", "rank": "rank",
                  "show": "board", "key": "key", "help": "help", "?": "help"}
 
 
+class NoAI(Exception):
+    """The AI could not be loaded (the message says why); the session goes on without it."""
+
+
 class ConsoleTerminal:
     """stdin and stdout, as the companion's user sees them."""
 
@@ -220,9 +224,13 @@ class Companion:
 
     @property
     def ai(self) -> AI:
+        """The AI, loaded at its first use (marking cards needs none)."""
         if self._ai is None:
             warn("companion: loading the AI ...")
-            self._ai = self._load_ai(self.session.words)
+            try:
+                self._ai = self._load_ai(self.session.words)
+            except (OSError, ValueError, RuntimeError) as error:
+                raise NoAI(str(error)) from None
         return self._ai
 
     # --- setting the table up --------------------------------------------------------------
@@ -297,10 +305,11 @@ class Companion:
         elif action == "key":
             self.ask_key()
             self.show_board()
-        elif action == "clue":
-            self.clue(rest)
-        elif action == "rank":
-            self.rank(rest)
+        elif action in ("clue", "rank"):
+            try:
+                (self.clue if action == "clue" else self.rank)(rest)
+            except NoAI as error:
+                self.tell(f"The AI cannot be loaded: {error}")
         else:
             self.mark(rest, revealed=action == "reveal")
 

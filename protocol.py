@@ -30,15 +30,17 @@ import numpy as np
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Card, Color, counts
 from common import normalise, warn
-from model import AI, MAX_COUNT, Agent, Hint, NoLegalHint, Weights
+from model import AI, MAX_COUNT, Agent, Hint, HintChoice, NoLegalHint, Weights, hint_problem
 
 COLORS = {color.value: color for color in Color}
 TEAM_NAMES = {RED.value: RED, BLUE.value: BLUE}
 VALID_KEYS = ({RED: 9, BLUE: 8, NEUTRAL: 7, ASSASSIN: 1}, {RED: 8, BLUE: 9, NEUTRAL: 7, ASSASSIN: 1})
-# Columns built on demand for unseen board words are dropped past this many, so that a
-# server that sees endless new boards keeps a bounded matrix (10,000 hints × 2,000 ≈ 80 MB).
-MAX_EXTRA_WORDS = 2000
-MAX_LINE = 1 << 20  # characters; a longer line is refused unread
+# Columns built on demand for unseen board words are dropped past this many (20 boards), so
+# that a server meeting endless new boards keeps a small matrix: every new column copies the
+# whole matrix (model.Weights.add_words), which costs ~0.1 s per 500 extra words on 10,000 hints.
+MAX_EXTRA_WORDS = 500
+MAX_LINE = 1 << 20  # characters; a longer line is refused
+MAX_LEGALITY_RETRIES = 20
 
 
 class RequestError(Exception):
@@ -205,13 +207,24 @@ class Engine:
         if board.remaining(team) == 0:
             raise RequestError(f"no {team.value} cards left face down: {team.value} has already won")
         self.prepare(words)
-        try:
-            choice = self.captain.give_hint(board, team, given)
-        except NoLegalHint as problem:
-            raise RequestError(f"no legal clue: {problem}") from None
+        choice = self.legal_choice(board, team, given)
         spelling = dict(zip(words, spelled, strict=True))
         return {"clue": choice.hint.word, "count": choice.hint.count,
                 "targets": [spelling[w] for w in choice.targets]}
+
+    def legal_choice(self, board: Board, team: Color, given: list[str]) -> HintChoice:
+        """The captain's choice, checked once more against the rules themselves."""
+        avoid = list(given)
+        for _ in range(MAX_LEGALITY_RETRIES):
+            try:
+                choice = self.captain.give_hint(board, team, avoid)
+            except NoLegalHint as problem:
+                raise RequestError(f"no legal clue: {problem}") from None
+            if hint_problem(choice.hint.word, board) is None:
+                return choice
+            warn(f"serve: the captain chose an illegal clue {choice.hint.word!r}; choosing again")
+            avoid.append(choice.hint.word)
+        raise RequestError("no legal clue found")
 
     def guess(self, request: dict[str, Any]) -> dict[str, Any]:
         """The agent's guesses for a clue, in the order it would turn the cards over."""

@@ -238,3 +238,17 @@ def test_a_companion_session_through_a_real_process(tmp_path):
                              capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0 and "Resuming the session" in resumed.stdout
     assert f"[R] {words[0].upper()}" in resumed.stdout and f"[A] {words[24].upper()}" in resumed.stdout
+
+
+def test_an_ai_that_cannot_load_is_told_and_the_session_goes_on(tmp_path, monkeypatch):
+    def broken(words):
+        raise ValueError("unknown initializer 'bogus'")
+
+    out = io.StringIO()
+    typed = "\n".join([" ".join(WORDS), *KEY_ROWS, "clue red", "rank ocean", "reveal ship", ""])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    monkeypatch.setattr(sys, "stdout", out)
+    code = companion.main(["--state", str(tmp_path / "s.json")], stream=out, load_ai=broken)
+    assert code == 0
+    assert out.getvalue().count("The AI cannot be loaded: unknown initializer 'bogus'") == 2
+    assert "SHIP: turned over, red" in out.getvalue()

@@ -312,3 +312,22 @@ def test_on_demand_columns_are_bounded():
     forget_extra_words(weights, base)
     assert weights.words == tuple(SEA + OTHER) and weights.matrix.flags.f_contiguous
     assert weights.word_index["carda"] == 4
+
+
+def test_an_illegal_choice_of_the_captain_is_never_sent():
+    engine = Engine(AI(hand_made(), "cumsum", "greedy"))
+    real = engine.captain.give_hint
+    asked: list[list[str]] = []
+
+    def sloppy(board, team, given=()):
+        asked.append(list(given))
+        choice = real(board, team, given)
+        if not given:   # first answer: a board word, which the rules forbid
+            return type(choice)(Hint("whale", 1), ("whale",), (0.9,), None)
+        return choice
+
+    engine.captain.give_hint = sloppy
+    key = [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN]
+    reply = engine.handle({"op": "clue", "board": SEA + OTHER, "key": [c.value for c in key], "team": "red"})
+    assert reply["ok"] and reply["clue"] != "whale"
+    assert asked == [[], ["whale"]]
