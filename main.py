@@ -209,8 +209,10 @@ def play(args: argparse.Namespace) -> int:
 
 
 def spectate(event, game: Game, renderer: Renderer) -> None:
-    """With no human guessing, show the full board at the start of each turn."""
-    if isinstance(event, TurnStarted):
+    """With no human guessing, show the full board at the start of each turn (a human captain
+    is shown the board by its own prompt, so not twice)."""
+    if (isinstance(event, TurnStarted)
+            and not isinstance(getattr(game.teams[event.team], "captain", None), HumanCaptain)):
         renderer.write(renderer.board(game.board, captain=True))
 
 

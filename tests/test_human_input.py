@@ -262,3 +262,10 @@ def test_explain_is_withheld_while_a_person_guesses():
                                  "--explain"], "quit\n"))
     assert "RED captain: " in out and "targets:" not in out and "most dangerous" not in out
     assert "--explain is off while a person guesses" in err
+
+
+def test_a_human_captain_sees_the_board_once_per_turn():
+    out, _ = assert_clean(run(["--red", "human:ai", "--blue", "auto", "--seed", "1", "--no-log"], "quit\n"))
+    before_prompt = out.split("red captain, your hint> ")[0]
+    word = dealt_board(1).words[0].upper()
+    assert before_prompt.count(word) == 1 and "(captain's view)" in before_prompt
