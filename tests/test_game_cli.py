@@ -105,18 +105,36 @@ def test_a_missing_or_short_word_list_is_a_clear_error(tmp_path):
     assert b"Traceback" not in result.stderr
 
 
-def test_words_file_outside_the_board_list_still_plays_with_the_ai(tmp_path):
-    # None of these is in data/board_words_en.txt: their columns are built on demand.
+NOVEL_WORDS = ["volcano", "penguin", "trumpet", "saxophone", "glacier", "cactus", "lighthouse", "submarine",
+               "tornado", "giraffe", "helicopter", "pyramid", "skeleton", "vampire", "wizard", "dinosaur",
+               "astronaut", "kangaroo", "igloo", "lobster", "compass", "telescope", "avalanche", "harpoon",
+               "parachute", "umbrella", "microscope", "caravan", "sombrero", "gondola"]
+
+
+def novel_words_file(tmp_path) -> tuple[list[str], str]:
+    """A word list none of whose words is in data/board_words_en.txt, in upper case with a comment."""
     own_list = set(load_words(ROOT / "data" / "board_words_en.txt"))
-    words = ["volcano", "penguin", "trumpet", "saxophone", "glacier", "cactus", "lighthouse", "submarine",
-             "tornado", "giraffe", "helicopter", "pyramid", "skeleton", "vampire", "wizard", "dinosaur",
-             "astronaut", "kangaroo", "igloo", "lobster", "compass", "telescope", "avalanche", "harpoon",
-             "parachute", "umbrella", "microscope", "caravan", "sombrero", "gondola"]
-    novel = [w for w in words if w not in own_list]
+    novel = [w for w in NOVEL_WORDS if w not in own_list]
     assert len(novel) >= 25
     path = tmp_path / "words.txt"
     path.write_text("# my own cards\n" + "\n".join(w.upper() for w in novel) + "\n")
-    out, _ = assert_clean(run(["--red", "ai:ai", "--blue", "ai:ai", "--seed", "4", "--words", str(path),
+    return novel, str(path)
+
+
+def test_words_file_deals_from_that_list(tmp_path):
+    novel, path = novel_words_file(tmp_path)
+    out, _ = assert_clean(run(["--red", "auto", "--blue", "auto", "--seed", "4", "--words", path,
+                               "--no-log"], b""))
+    assert WINNER.search(out)
+    shown = set(re.findall(r"[\[(][RBNA][\])] (\S+)", out))
+    assert len(shown) == 25 and {w.lower() for w in shown} <= set(novel)
+
+
+@pytest.mark.slow
+def test_words_file_outside_the_board_list_still_plays_with_the_ai(tmp_path):
+    # Their columns are not in the cache: the AI builds them on demand (one SBERT encode).
+    novel, path = novel_words_file(tmp_path)
+    out, _ = assert_clean(run(["--red", "ai:ai", "--blue", "ai:ai", "--seed", "4", "--words", path,
                                "--no-log", "--explain"], b""), code=0)
     assert WINNER.search(out)
     shown = set(re.findall(r"[\[(][RBNA][\])] (\S+)", out))
