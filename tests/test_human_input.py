@@ -145,8 +145,11 @@ def test_a_human_turn_in_the_engine():
 # --- the real program, driven through stdin ---------------------------------------------
 
 
-def run(args: list[str], stdin: str | bytes, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run main.py with scripted stdin, without colour, and return the finished process."""
+def run(args: list[str], stdin: str | bytes, timeout: float = 900) -> subprocess.CompletedProcess:
+    """Run main.py with scripted stdin, without colour, and return the finished process.
+
+    The timeout allows for a first SBERT cache build on a clean clone of a busy machine.
+    """
     env = {**os.environ, "NO_COLOR": "1"}
     data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
     return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], input=data,
