@@ -108,7 +108,7 @@ def key_colors(request: dict[str, Any]) -> list[Color]:
     colors = []
     for i, name in enumerate(names):
         if not isinstance(name, str) or name.lower() not in COLORS:
-            raise RequestError(f"'key'[{i}] must be one of {', '.join(COLORS)}, not {name!r}")
+            raise RequestError(f"'key'[{i}] must be one of {', '.join(COLORS)}, not {describe(name)}")
         colors.append(COLORS[name.lower()])
     found = counts(colors)
     if found not in VALID_KEYS:
@@ -133,7 +133,8 @@ def clue_count(request: dict[str, Any]) -> int | None:
     if count is None or count == "unlimited":
         return None
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
-        raise RequestError(f"'count' must be an integer 0-{MAX_COUNT}, null or \"unlimited\", not {count!r}")
+        raise RequestError(f"'count' must be an integer 0-{MAX_COUNT}, null or \"unlimited\", "
+                           f"not {describe(count)}")
     return count
 
 
@@ -143,11 +144,29 @@ def field(request: dict[str, Any], name: str, kind: type) -> Any:
         raise RequestError(f"missing field {name!r}")
     value = request[name]
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise RequestError(f"{name!r} must be a {JSON_TYPES[kind]}, not {json.dumps(value)[:40]}")
+        raise RequestError(f"{name!r} must be a {JSON_TYPES[kind]}, not {describe(value)}")
     return value
 
 
 JSON_TYPES = {list: "list", str: "string", int: "integer", bool: "boolean", dict: "object"}
+
+
+def describe(value: Any, width: int = 40) -> str:
+    """A short, safe description of a client's value for an error message."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= width else value[:width] + "...")
+    if value is None or isinstance(value, bool | int | float):
+        return json.dumps(value)[:width]
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def writable(value: Any) -> bool:
+    """Whether a value can go back into a JSON reply (deep nesting cannot)."""
+    try:
+        json.dumps(value)
+    except (RecursionError, ValueError, TypeError):
+        return False
+    return True
 
 
 # --- the engine ---------------------------------------------------------------------------
@@ -171,6 +190,8 @@ class Engine:
             return error(f"request longer than {MAX_LINE} characters")
         try:
             request = json.loads(line.strip())
+        except RecursionError:
+            return error("malformed JSON: nested too deeply")
         except ValueError as problem:
             return error(f"malformed JSON: {problem}")
         return self.handle(request)
@@ -180,9 +201,12 @@ class Engine:
         if not isinstance(request, dict):
             return error("a request is a JSON object, e.g. {\"op\": \"clue\", ...}")
         echo = {"id": request["id"]} if "id" in request else {}
+        if echo and not writable(echo):
+            return error("'id' cannot be echoed: nested too deeply")
         op = request.get("op")
-        if op not in self.ops:
-            return {**error(f"unknown op {op!r}: use {', '.join(repr(o) for o in self.ops)}"), **echo}
+        if not isinstance(op, str) or op not in self.ops:
+            return {**error(f"unknown op {describe(op)}: use {', '.join(repr(o) for o in self.ops)}"),
+                    **echo}
         try:
             return {"ok": True, **self.ops[op](request), **echo}
         except RequestError as problem:
@@ -198,7 +222,7 @@ class Engine:
         revealed = revealed_flags(request)
         team_name = field(request, "team", str).lower()
         if team_name not in TEAM_NAMES:
-            raise RequestError(f"'team' must be \"red\" or \"blue\", not {team_name!r}")
+            raise RequestError(f"'team' must be \"red\" or \"blue\", not {describe(team_name)}")
         team = TEAM_NAMES[team_name]
         given = given_clues(request)
         board = Board.from_key(words, key, revealed)
@@ -280,8 +304,12 @@ def serve(engine: Engine, lines: Iterable[str], out: TextIO) -> int:
     for line in lines:
         if not line.strip():
             continue
-        reply = engine.handle_line(line)
-        out.write(json.dumps(reply) + "\n")
+        try:
+            text = json.dumps(engine.handle_line(line))
+        except Exception as problem:  # the last resort: whatever happens, one reply per line
+            warn(traceback.format_exc())
+            text = json.dumps(error(f"internal error: {type(problem).__name__}"))
+        out.write(text + "\n")
         out.flush()
         answered += 1
     return answered

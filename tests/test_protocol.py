@@ -3,6 +3,7 @@ and the engine's parts on a hand-made matrix."""
 
 from __future__ import annotations
 
+import io
 import json
 import queue
 import subprocess
@@ -16,7 +17,7 @@ import pytest
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color
 from common import board_words, hint_words
 from model import AI, GreedyAgent, Hint, Weights, hint_problem
-from protocol import MAX_EXTRA_WORDS, Engine, agent_guesses, forget_extra_words
+from protocol import MAX_EXTRA_WORDS, Engine, agent_guesses, forget_extra_words, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLY_TIMEOUT = 120  # seconds; the first request may wait for the model to load
@@ -331,3 +332,24 @@ def test_an_illegal_choice_of_the_captain_is_never_sent():
     reply = engine.handle({"op": "clue", "board": SEA + OTHER, "key": [c.value for c in key], "team": "red"})
     assert reply["ok"] and reply["clue"] != "whale"
     assert asked == [[], ["whale"]]
+
+
+DEEP = {
+    "deep nesting": '{"op": ' + "[" * 100000 + "]" * 100000 + "}",
+    "deep objects": '{"a":' * 50000 + "1" + "}" * 50000,
+    "deep id": '{"op": "nope", "id": ' + "[" * 990 + "]" * 990 + "}",
+    "unhashable op": '{"op": []}',
+    "an object as op": '{"op": {"x": 1}}',
+    "deep board": '{"op": "clue", "board": ' + "[" * 990 + "]" * 990 + "}",
+    "huge number": '{"op": "guess", "count": 1' + "0" * 5000 + "}",
+    "NaN count": '{"op": "guess", "board": ["a"], "count": NaN}',
+}
+
+
+@pytest.mark.parametrize("case", sorted(DEEP))
+def test_hostile_json_gets_an_error_reply_in_process(case):
+    engine = Engine(AI(hand_made(), "cumsum", "greedy"))
+    out = io.StringIO()
+    assert serve(engine, [DEEP[case], '{"op": "ping"}'], out) == 2
+    first, second = out.getvalue().splitlines()
+    assert json.loads(first)["ok"] is False and json.loads(second) == {"ok": True}
