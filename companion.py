@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import json
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -441,6 +442,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str], stream: TextIO | None = None, load_ai=None) -> int:
     """Run the companion; `load_ai(words) -> AI` may be given (tests), else the flags build it."""
     args = parser().parse_args(argv)
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")   # bytes that are not UTF-8 are a typo, not a crash
     renderer = Renderer(stream)
     session = None if args.new else load_session(args.state)
     if session is not None and (args.words or args.key):

@@ -584,6 +584,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str], stream: TextIO | None = None) -> int:
     args = parser().parse_args(argv)
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")   # bytes that are not UTF-8 are a typo, not a crash
     if not 1 <= args.tokens <= 99:
         warn("duet: --tokens must be between 1 and 99")
         return 2

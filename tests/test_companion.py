@@ -217,11 +217,13 @@ def test_a_companion_session_through_a_real_process(tmp_path):
     words = list(board_words()[:25])
     state = tmp_path / "companion.json"
     typed = "\n".join([" ".join(words[i:i + 5]) for i in range(0, 25, 5)] + KEY_ROWS + [
-        "help", "clue red", "clue blue", f"rank {'ocean'} 2", f"reveal {words[0]}", f"mark {words[24]}",
-        "clue red", "quit", ""])
+        "help", "clue red", "clue blue", "\udcff\udcfe", f"rank {'ocean'} 2", f"reveal {words[0]}",
+        f"mark {words[24]}", "clue red", "quit", ""])
     flags = ["--state", str(state), "--initializer", "sbert", "--captain", "cumsum"]
-    done = subprocess.run([sys.executable, "main.py", "companion", *flags], cwd=ROOT, input=typed,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "main.py", "companion", *flags], cwd=ROOT,
+                          input=typed.encode("utf-8", "surrogateescape"),   # with bytes that are not UTF-8
+                          capture_output=True, timeout=300)
+    done.stdout, done.stderr = done.stdout.decode(), done.stderr.decode()
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr + done.stdout
     out = done.stdout

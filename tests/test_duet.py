@@ -6,7 +6,10 @@ from __future__ import annotations
 import argparse
 import io
 import re
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -34,6 +37,7 @@ from players import QuitGame, RuleError
 from renderer import Renderer
 
 A, B = Side.A, Side.B
+ROOT = Path(__file__).resolve().parent.parent
 
 
 # --- the double key -------------------------------------------------------------------------------
@@ -347,3 +351,11 @@ def test_the_duet_command_with_a_human_ends_cleanly_on_eof(monkeypatch):
     code = duet.main(["--seed", "4", "--initializer", "sbert", "--captain", "cumsum"], stream=out)
     assert code == 0 and "Game abandoned" in out.getvalue()
     assert "G: your agent" in out.getvalue()
+
+
+def test_the_duet_command_takes_hostile_bytes_without_a_traceback():
+    typed = b"\xff\xfe\n\x00\x1b[2J\n" + b"z" * 5000 + b"\nhelp\nboard\n"
+    done = subprocess.run([sys.executable, "main.py", "duet", "--seed", "6", "--initializer", "sbert",
+                           "--captain", "cumsum"], cwd=ROOT, input=typed, capture_output=True, timeout=300)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    assert b"Game abandoned." in done.stdout
