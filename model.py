@@ -159,13 +159,14 @@ class Weights:
     hint_index: dict[str, int] = field(init=False, repr=False)
     word_index: dict[str, int] = field(init=False, repr=False)
     filter: HintFilter = field(init=False, repr=False)
+    _store: np.ndarray = field(init=False, repr=False)   # column capacity beyond `matrix`
 
     def __post_init__(self) -> None:
         if self.matrix.shape != (len(self.hints), len(self.words)):
             raise ValueError(f"matrix shape {self.matrix.shape} does not fit "
                              f"{len(self.hints)} hints × {len(self.words)} words")
         # Column-major: a board's 25 columns are then 25 contiguous reads, not 250,000 strided ones.
-        self.matrix = np.asfortranarray(self.matrix)
+        self.matrix = self._store = np.asfortranarray(self.matrix)
         self.hint_index = {h: i for i, h in enumerate(self.hints)}
         self.word_index = {w: i for i, w in enumerate(self.words)}
         self.filter = HintFilter(self.hints)
@@ -182,7 +183,14 @@ class Weights:
             columns = np.asarray(self.extender.columns(new), dtype=self.matrix.dtype)
         else:
             columns = np.zeros((len(self.hints), len(new)), dtype=self.matrix.dtype)
-        self.matrix = np.asfortranarray(np.hstack([self.matrix, columns]))
+        n = len(self.words)
+        if n + len(new) > self._store.shape[1]:
+            # Grow by doubling, so adding words one board at a time costs amortised O(1) copies.
+            grown = np.zeros((len(self.hints), 2 * (n + len(new))), self.matrix.dtype, order="F")
+            grown[:, :n] = self.matrix
+            self._store = grown
+        self._store[:, n:n + len(new)] = columns
+        self.matrix = self._store[:, :n + len(new)]
         for word in new:
             self.word_index[word] = len(self.words)
             self.words += (word,)
