@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import glob
 import hashlib
 import json
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -104,17 +106,30 @@ def file_fingerprint(path: Path) -> dict[str, Any]:
 # --- atomic, verified saves ---------------------------------------------------
 
 
+STALE_TEMPORARY = 3600  # seconds: a temporary this old was left by a writer killed long ago
+
+
 @contextlib.contextmanager
 def _temporary_beside(path: Path) -> Iterator[Path]:
     """A temporary file in the target's folder, removed unless it was renamed."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_temporaries(path)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
     temporary = Path(name)
     try:
+        os.close(fd)
         yield temporary
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Delete old temporaries of `path` that a killed writer (SIGKILL, power loss) left behind."""
+    now = time.time()
+    for old in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        with contextlib.suppress(OSError):   # another process may be removing it too
+            if now - old.stat().st_mtime > STALE_TEMPORARY:
+                old.unlink()
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
