@@ -216,15 +216,33 @@ def check_killed_rebuilds(tmp_path: Path, sig: int, delays: list[float]) -> set[
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
 def test_a_rebuild_killed_halfway_leaves_the_old_cache_or_none(tmp_path, sig):
-    seen = check_killed_rebuilds(tmp_path, sig, [0.0, 0.15, 0.4])
+    # From 0.05 s on the child is inside np.save (a kill in the microseconds between mkstemp and
+    # its try block would leak a temporary: see the stale-temporary test below).
+    seen = check_killed_rebuilds(tmp_path, sig, [0.05, 0.15, 0.4])
     assert any(fate == "killed" for fate, _ in seen)   # the kill did land mid-rebuild
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
 def test_rebuilds_killed_at_many_moments(tmp_path, sig):
-    seen = check_killed_rebuilds(tmp_path, sig, [i * 0.05 for i in range(40)])
+    seen = check_killed_rebuilds(tmp_path, sig, [0.05 + i * 0.05 for i in range(40)])
     assert ("killed", "old") in seen
+
+
+def test_temporaries_left_by_a_killed_rebuild_are_swept_by_a_later_save(tmp_path):
+    path = tmp_path / "sbert.npy"
+    save_matrix(path, OLD, META)
+    assert kill_a_rebuild(path, signal.SIGKILL, 0.2) == "killed"
+    left = list(tmp_path.glob(".sbert.npy.*.tmp"))
+    assert left                                   # SIGKILL leaves a temporary behind ...
+    hours_ago = time.time() - 2 * common.STALE_TEMPORARY
+    for temporary in left:
+        os.utime(temporary, (hours_ago, hours_ago))
+    fresh = tmp_path / ".sbert.npy.another-writer.tmp"
+    fresh.write_bytes(b"in progress")             # ... and another process may be writing now
+    save_matrix(path, OLD, META)
+    assert list(tmp_path.glob("*.tmp")) == [fresh]
+    assert loaded_state(path) == "old"
 
 
 class Interrupted(BaseException):
