@@ -42,7 +42,8 @@ from model import NoLegalHint, hint_problem
 LOSS_SCORE = 25        # the competition's score for a lost game
 MAX_HINTS = 25         # a game still running after this many hints is lost
 TEST_OFFSET = 10_000   # seeds from here on are the test range; tuning uses seeds below
-DEFAULT_SEEDS, QUICK_SEEDS = 100, 5
+DEFAULT_SEEDS, QUICK_SEEDS = 20, 5
+FULL_TABLE_PAIRS = 60   # above this many pairs, the per-pair table drops its intervals
 RESAMPLES, LEVEL, CI_SEED = 2000, 0.95, 0
 REPORTS_DIR = ROOT / "reports"
 
@@ -649,6 +650,13 @@ def fmt(estimate: Estimate | None, kind: str) -> str:
     return f"{estimate.value:.2f} [{estimate.low:.2f}–{estimate.high:.2f}]"
 
 
+def value(estimate: Estimate, kind: str) -> str:
+    """A measured value without its interval."""
+    if not np.isfinite(estimate.value):
+        return "—"
+    return f"{estimate.value:.1%}" if kind == "rate" else f"{estimate.value:.2f}"
+
+
 def cell(group: dict | None, metric: str) -> str:
     """One metric of a group of pairs, formatted; `—` when the group is empty."""
     kinds = {name: kind for name, _, _, kind, _ in METRICS}
@@ -745,10 +753,20 @@ def markdown(report: dict) -> str:
     lines += ["", "## Pairing matrix", "", f"![pairing matrix]({m['plot']})", "",
               "Rows are captains, columns agents; the boxed cells are self-play.", "",
               "## Every pair (single team)", ""]
-    header = ["captain", "agent", "play"] + [label for *_, label in METRICS] + ["illegal", "failures"]
-    rows = [[p["captain"], p["agent"], "cross" if p["cross"] else "self"]
-            + [fmt(p[name], metric_kinds[name]) for name, *_ in METRICS]
-            + [p["illegal"], p["failures"]] for p in m["single_team"]["pairs"]]
+    pairs = m["single_team"]["pairs"]
+    if len(pairs) <= FULL_TABLE_PAIRS:
+        header = ["captain", "agent", "play"] + [label for *_, label in METRICS] + ["illegal", "failures"]
+        rows = [[p["captain"], p["agent"], "cross" if p["cross"] else "self"]
+                + [fmt(p[name], metric_kinds[name]) for name, *_ in METRICS]
+                + [p["illegal"], p["failures"]] for p in pairs]
+    else:
+        lines += [f"{len(pairs)} pairs: values only; every interval is in the JSON report.", ""]
+        shown = ("win_rate", "assassin_rate", "mean_score", "cards_per_hint", "precision", "count_asked")
+        header = ["captain", "agent", "play"] + [label for name, *_, label in METRICS if name in shown] \
+            + ["illegal", "failures"]
+        rows = [[p["captain"], p["agent"], "cross" if p["cross"] else "self"]
+                + [value(p[name], metric_kinds[name]) for name in shown]
+                + [p["illegal"], p["failures"]] for p in pairs]
     lines += table(header, rows)
     lines += ["", "## Two-team mode", ""]
     if m["two_team"]:
@@ -851,8 +869,8 @@ def plot(report: dict, solo_pairs: Sequence[tuple[Spec, Spec]], path: Path) -> N
         image = ax.imshow(values, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
         ax.set_title(f"single team, {title}")
         ax.set_xticks(range(len(agents)), [a.label for a in agents], rotation=60, ha="right",
-                      fontsize=7)
-        ax.set_yticks(range(len(captains)), [c.label for c in captains], fontsize=7)
+                      fontsize=8)
+        ax.set_yticks(range(len(captains)), [c.label for c in captains], fontsize=8)
         ax.set_xlabel("agent")
         ax.set_ylabel("captain")
         fig.colorbar(image, ax=ax, shrink=0.8)
@@ -884,11 +902,18 @@ def to_json(value):
 
 
 def machine() -> dict:
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                                text=True, timeout=10).stdout.strip() or "unknown"
-    except OSError:
-        commit = "unknown"
+    """Where and on what code the benchmark ran; uncommitted changes to Python files are flagged."""
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                                  timeout=10).stdout
+        except (OSError, subprocess.SubprocessError):
+            return ""
+
+    commit = git("rev-parse", "--short", "HEAD").strip() or "unknown"
+    changed = [line[3:] for line in git("status", "--porcelain", "--", "*.py").splitlines()]
+    if changed:
+        commit += f" with uncommitted changes to {', '.join(sorted(changed))}"
     return {"when": time.strftime("%Y-%m-%d %H:%M %Z"), "cpus": os.cpu_count(),
             "platform": platform.platform(terse=True), "python": platform.python_version(),
             "commit": commit}
