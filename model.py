@@ -51,7 +51,7 @@ def parse_hint(text: str) -> Hint:
     word, count = normalise(parts[0]), parts[1].lower()
     if count in ("unlimited", "inf", "infinity", "u"):
         return Hint(word, None)
-    if not count.isdigit() or not 0 <= int(count) <= MAX_COUNT:
+    if not (count.isascii() and count.isdecimal()) or not 0 <= int(count) <= MAX_COUNT:
         raise ValueError(f"the count must be 0-{MAX_COUNT} or 'unlimited', not {parts[1]!r}")
     return Hint(word, int(count))
 
@@ -134,6 +134,12 @@ class HintFilter:
         return mask
 
 
+@functools.lru_cache(maxsize=8)
+def hint_filter(hints: tuple[str, ...]) -> HintFilter:
+    """One legality filter per vocabulary, shared by every matrix over it."""
+    return HintFilter(hints)
+
+
 # --- weights -----------------------------------------------------------------
 
 
@@ -169,7 +175,7 @@ class Weights:
         self.matrix = self._store = np.asfortranarray(self.matrix)
         self.hint_index = {h: i for i, h in enumerate(self.hints)}
         self.word_index = {w: i for i, w in enumerate(self.words)}
-        self.filter = HintFilter(self.hints)
+        self.filter = hint_filter(self.hints)
 
     def knows(self, word: str) -> bool:
         return word in self.word_index

@@ -203,3 +203,15 @@ def test_no_word_raises_without_any_source():
 def test_ai_rejects_unknown_strategies_with_the_choices():
     with pytest.raises(ValueError, match="cumsum"):
         AI(weights(), captain_strategy="psychic")
+
+
+@pytest.mark.parametrize("text", ["ocean ²", "ocean ٣", "ocean 10", "ocean -1", "ocean two"])
+def test_a_bad_count_gets_the_count_message(text):
+    from model import parse_hint
+
+    with pytest.raises(ValueError, match="count must be 0-9"):
+        parse_hint(text)
+
+
+def test_matrices_over_one_vocabulary_share_their_legality_filter():
+    assert weights().filter is weights(MATRIX * 0.5).filter
