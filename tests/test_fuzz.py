@@ -215,8 +215,6 @@ def test_eof_in_the_middle_of_a_turn_leaves_a_consistent_game():
     assert not game.over and auditor.finish() == []
 
 
-@pytest.mark.xfail(strict=True, reason="model.parse_hint: '²'.isdigit() is True but int('²') fails, so "
-                                       "the user sees Python's 'invalid literal for int()' (reported)")
 def test_a_superscript_count_gets_the_usual_message():
     terminal = FakeTerminal(["ocean ²"])
     with pytest.raises(EOFError):
