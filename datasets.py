@@ -27,6 +27,7 @@ import json
 import math
 import os
 import re
+import shutil
 import sys
 import tempfile
 import zipfile
@@ -539,21 +540,30 @@ class Table:
         return {w: i for i, w in enumerate(self.board)}
 
     def columns(self, words: Sequence[str]) -> np.ndarray:
-        """Weights of every hint for each word: (hints, len(words)), in [0, 1]."""
+        """Weights of every hint for each word: (hints, len(words)), in [0, 1], column-major."""
         words = [_clean(w) for w in words]
-        out = np.empty((len(self.hints), len(words)), dtype=np.float32)
-        cached = [(j, i) for j, w in enumerate(words) if (i := self.board_index.get(w)) is not None] \
-            if self.matrix is not None else []
-        if cached:
-            out[:, [j for j, _ in cached]] = self.matrix[:, [i for _, i in cached]]
-        if len(cached) < len(words):
-            rest = sorted(set(range(len(words))) - {j for j, _ in cached})
-            out[:, rest] = np.minimum(self.scaled([words[j] for j in rest]), 1.0)
+        cached = {j: i for j, w in enumerate(words) if (i := self.board_index.get(w)) is not None} \
+            if self.matrix is not None else {}
+        if not cached:
+            out = self.scaled(words)
+            return np.minimum(out, 1.0, out=out)
+        out = np.empty((len(self.hints), len(words)), dtype=np.float32, order="F")
+        for j, i in cached.items():
+            out[:, j] = self.matrix[:, i]
+        rest = [j for j in range(len(words)) if j not in cached]
+        if rest:
+            computed = np.minimum(self.scaled([words[j] for j in rest]), 1.0)
+            for k, j in enumerate(rest):
+                out[:, j] = computed[:, k]
         return out
 
     def scaled(self, words: list[str]) -> np.ndarray:
-        """raw / scale, non-negative, a word zeroed against itself (not clipped at 1)."""
-        out = np.asarray(self.raw_columns(words), dtype=np.float32) / np.float32(self.scale)
+        """raw / scale, non-negative, a word zeroed against itself (not clipped at 1).
+
+        `raw_columns` must return a new array: it is scaled in place.
+        """
+        out = np.asfortranarray(self.raw_columns(words), dtype=np.float32)
+        out /= np.float32(self.scale)
         for j, word in enumerate(words):
             for form in {word, lemma_of(word)} if word else ():
                 if (i := self.hint_index.get(form)) is not None:
@@ -570,7 +580,7 @@ class Table:
         out = np.asarray(self.raw_row(hint, words), dtype=np.float32) / np.float32(self.scale)
         same = {hint, lemma_of(hint)}
         out[[j for j, w in enumerate(words) if w in same or lemma_of(w) in same]] = 0.0
-        return np.clip(out, 0.0, 1.0, out=out)
+        return _within_one(np.maximum(out, 0.0, out=out))
 
     def finish(self, board: Sequence[str]) -> Table:
         """Set the scale so that the hint × board matrix peaks at 1, and keep that matrix."""
@@ -613,8 +623,13 @@ class Lexicon:
         self.index = {w: i for i, w in enumerate(self.words)}
 
     def find(self, word: str) -> int | None:
-        i = self.index.get(word)
-        return i if i is not None else self.index.get(lemma_of(word)) if word else None
+        return _lookup(self.index, word)
+
+
+def _lookup(index: dict[str, int], word: str) -> int | None:
+    """A word's id in a lexicon, under its own spelling or else its lemma."""
+    i = index.get(word)
+    return i if i is not None or not word else index.get(lemma_of(word))
 
 
 class SparseTable(Table):
@@ -625,11 +640,15 @@ class SparseTable(Table):
 
     def raw_columns(self, words: Sequence[str]) -> np.ndarray:
         lexicon = self.lexicon()
-        out = np.zeros((len(self.hints), len(words)), dtype=np.float32)
-        found = [(j, i) for j, w in enumerate(words) if (i := lexicon.find(w)) is not None]
+        ids = [lexicon.find(w) for w in words]
+        found = [j for j, i in enumerate(ids) if i is not None]
+        if len(found) == len(words):
+            return lexicon.wide[:, ids].toarray(order="F")
+        out = np.zeros((len(self.hints), len(words)), dtype=np.float32, order="F")
         if found:
-            positions, ids = zip(*found, strict=True)
-            out[:, list(positions)] = lexicon.wide[:, list(ids)].toarray()
+            block = lexicon.wide[:, [ids[j] for j in found]].toarray(order="F")
+            for k, j in enumerate(found):
+                out[:, j] = block[:, k]
         return out
 
     def raw_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
@@ -664,8 +683,7 @@ class SparseTable(Table):
 def _rows_of(full: sparse.csr_matrix, words: Sequence[str], hints: Sequence[str]) -> sparse.csc_matrix:
     """The hint rows of a words × words matrix (hints it does not know: empty rows)."""
     index = {w: i for i, w in enumerate(words)}
-    pick = [(r, index.get(h, index.get(lemma_of(h)))) for r, h in enumerate(hints)]
-    pick = [(r, i) for r, i in pick if i is not None]
+    pick = [(r, i) for r, h in enumerate(hints) if (i := _lookup(index, h)) is not None]
     rows = np.array([r for r, _ in pick], dtype=np.int64)
     ids = np.array([i for _, i in pick], dtype=np.int64)
     selector = sparse.coo_matrix((np.ones(len(rows), dtype=np.float32), (rows, ids)),
@@ -694,10 +712,11 @@ class VectorTable(Table):
         self.hint_vectors, self.vectors, self.transform = hint_vectors, vectors, transform
 
     def raw_columns(self, words: Sequence[str]) -> np.ndarray:
-        return self.transform(self.hint_vectors() @ self.vectors(words).T)
+        return self.transform((self.vectors(words) @ self.hint_vectors().T).T)  # column-major
 
     def raw_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
-        return self.transform(self.vectors([hint]) @ self.vectors(words).T)[0]
+        vectors = self.hint_vectors() if tuple(words) == self.hints else self.vectors(words)
+        return self.transform(self.vectors([hint]) @ vectors.T)[0]
 
     def state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         return {"hint_vectors": self.hint_vectors()}, {}
@@ -714,93 +733,158 @@ FASTTEXT_OFFSET = 0.685  # cos/2 + 0.5 below this is no link
 
 
 def fasttext_transform(cosine: np.ndarray) -> np.ndarray:
-    """fastText weight: cos/2 + 0.5 − 0.685, clipped at 0."""
-    return np.maximum(cosine / 2 + 0.5 - FASTTEXT_OFFSET, 0.0).astype(np.float32)
-
-
-def sbert_transform(cosine: np.ndarray) -> np.ndarray:
-    """SBERT weight: cosine, negatives clipped."""
-    return np.maximum(cosine, 0.0).astype(np.float32)
+    """fastText weight: cos/2 + 0.5 − 0.685, clipped at 0 (in place when it can)."""
+    weight = np.asarray(cosine, dtype=np.float32)
+    weight *= np.float32(0.5)
+    weight += np.float32(0.5 - FASTTEXT_OFFSET)
+    return np.maximum(weight, 0.0, out=weight)
 
 
 class CombinedTable(Table):
     """A weighted sum of other tables, each already max-normalised; tables nest.
 
-    Each column is renormalised over the parts that cover its word (give it any
-    weight): a word known only to fastText gets fastText's column times
-    (sum of all weights) / (fastText's weight), so that columns stay comparable.
-    A word that no part covers takes the `fallback` table's column (SBERT knows
-    every word). Rows of hints outside the vocabulary are renormalised the same way.
+    A word that every part covers (gives any weight) gets the plain weighted sum.
+    A word that only some parts cover is renormalised over them: its sum is
+    scaled by (Σ all w·m) / (Σ covering w·m), where m is a part's typical column
+    mass (the mean column sum over the words it covers). The masses make a dense
+    part (fastText) and a sparse one (association) count for what they usually
+    contribute, so a word known only to fastText is not inflated. A word that no
+    part covers takes the `fallback` table's column (SBERT knows every word),
+    scaled to the typical mass. Rows of hints outside the vocabulary are
+    renormalised the same way, with row masses.
     """
 
     def __init__(self, name: str, hints: Sequence[str], parts: Sequence[tuple[Table, float]],
-                 fallback: Callable[[], Table | None] | None = None, scale: float = 1.0):
+                 fallback: Callable[[], Table | None] | None = None, scale: float = 1.0,
+                 masses: dict[str, list[float]] | None = None):
         self.name, self.hints, self.scale = name, tuple(hints), scale
         self.parts, self.fallback = list(parts), fallback
-        self.total = float(sum(weight for _, weight in self.parts))
+        self._masses = masses
+
+    def masses(self) -> dict[str, list[float]]:
+        """Each part's typical column mass and row mass, measured on its cached matrix."""
+        if self._masses is None:
+            self._masses = {"columns": [_mass(t.matrix, 0) for t, _ in self.parts],
+                            "rows": [_mass(t.matrix, 1) for t, _ in self.parts]}
+        return self._masses
 
     def raw_columns(self, words: Sequence[str]) -> np.ndarray:
-        total = np.zeros((len(self.hints), len(words)), dtype=np.float32)
+        total = np.zeros((len(self.hints), len(words)), dtype=np.float32, order="F")
         cover = np.zeros(len(words))
-        for table, weight in self.parts:
+        full = 0.0
+        for (table, weight), mass in zip(self.parts, self.masses()["columns"], strict=True):
             values = table.columns(words)
-            total += np.float32(weight) * values
-            cover += weight * values.any(axis=0)
+            cover += weight * mass * values.any(axis=0)
+            full += weight * mass
+            values *= np.float32(weight)
+            total += values
+            del values
         covered = cover > 0
-        total *= (self.total / np.where(covered, cover, 1.0)).astype(np.float32)
+        total *= (full / np.where(covered, cover, full)).astype(np.float32)
         if not covered.all() and (table := self._fallback()) is not None:
-            lost = [w for w, c in zip(words, covered, strict=True) if not c]
-            total[:, ~covered] = np.float32(self.total) * table.columns(lost)
+            lost = [j for j, c in enumerate(covered) if not c]
+            stand_in = table.columns([words[j] for j in lost]) * np.float32(full / _mass(table.matrix, 0))
+            for k, j in enumerate(lost):
+                total[:, j] = stand_in[:, k]
         return total
 
     def raw_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
         total = np.zeros(len(words), dtype=np.float32)
-        cover = 0.0
-        for table, weight in self.parts:
+        cover = full = 0.0
+        for (table, weight), mass in zip(self.parts, self.masses()["rows"], strict=True):
             values = table.row(hint, words)
             total += np.float32(weight) * values
-            cover += weight * bool(values.any())
-        if cover > 0:
-            return total * np.float32(self.total / cover)
-        table = self._fallback()
-        return total if table is None else np.float32(self.total) * table.row(hint, words)
+            cover += weight * mass * bool(values.any())
+            full += weight * mass
+        return total * np.float32(full / cover) if cover > 0 else total
 
     def _fallback(self) -> Table | None:
         return self.fallback() if self.fallback is not None else None
+
+    def state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        return {}, {"masses": self.masses()}
+
+
+def _mass(matrix: np.ndarray | None, axis: int) -> float:
+    """The mean sum along `axis` over the lines that hold any weight (1 when there is none)."""
+    if matrix is None:
+        return 1.0
+    sums = np.asarray(matrix, dtype=np.float64).sum(axis=axis)
+    held = sums[sums > 0]
+    return float(held.mean()) if held.size else 1.0
+
+
+class HintReader:
+    """The extender of a combination's `Weights`: its table's columns, and for a hint outside
+    the vocabulary, the table's row mixed with SBERT's (which reads any word), renormalised
+    over the two that know the hint.
+
+    SBERT joins only here, at the top: inside the combination, its dense rows would
+    flood the double link's sum over intermediate words.
+    """
+
+    def __init__(self, table: Table, reader: Callable[[], Table | None], weight: float = 1.0):
+        self.table, self.reader, self.weight = table, reader, weight
+
+    def columns(self, words: Sequence[str]) -> np.ndarray:
+        return self.table.columns(words)
+
+    def row(self, hint: str, words: Sequence[str]) -> np.ndarray:
+        own = self.table.row(hint, words)
+        reader = self.reader()
+        if reader is None or not _clean(hint):
+            return own
+        other = reader.row(hint, words)
+        cover = float(own.any()) + self.weight * bool(other.any())
+        total = 1.0 + self.weight
+        return _within_one((own + np.float32(self.weight) * other) * np.float32(total / max(cover, 1e-9)))
+
+
+def _within_one(row: np.ndarray) -> np.ndarray:
+    """A row brought into [0, 1] by rescaling, not clipping, so that its order survives."""
+    peak = float(row.max()) if row.size else 0.0
+    return row / np.float32(peak) if peak > 1.0 else row
 
 
 class DoubleLinkTable(Table):
     """Mediated association: weight(A, C) = Σ_B inner(A, B) · inner(B, C) over every hint B.
 
     The hint × hint block of the inner table is computed once (in chunks, with a
-    progress bar) and kept; a new column then costs one matrix-vector product.
-    A word is never its own mediator: the inner table zeroes a word against itself.
+    progress bar) and cached beside the matrix as a sparse matrix (the inner
+    links are sparse where the sources are), so that a new column costs one
+    sparse product, not a rebuild. A word is never its own mediator: the inner
+    table zeroes a word against itself.
     """
 
     CHUNK = 1024
 
-    def __init__(self, name: str, hints: Sequence[str], inner: Table, scale: float = 1.0):
+    def __init__(self, name: str, hints: Sequence[str], inner: Table, scale: float = 1.0,
+                 hint_block: Callable[[], sparse.csr_matrix] | None = None):
         self.name, self.hints, self.inner, self.scale = name, tuple(hints), inner, scale
-        self._hint_block: np.ndarray | None = None
+        self._hint_block = Lazy(hint_block or self._compute_hint_block)
 
-    def hint_block(self) -> np.ndarray:
-        """inner(A, B) for every pair of hints, (hints, hints)."""
-        if self._hint_block is None:
-            from tqdm import tqdm
+    def hint_block(self) -> sparse.csr_matrix:
+        """inner(A, B) for every pair of hints A, B: (hints, hints)."""
+        return self._hint_block()
 
-            n = len(self.hints)
-            block = np.empty((n, n), dtype=np.float32)
-            for start in tqdm(range(0, n, self.CHUNK), desc=f"{self.name}: hint × hint links",
-                              unit="chunk", file=sys.stderr, leave=False, disable=None):
-                block[:, start:start + self.CHUNK] = self.inner.columns(self.hints[start:start + self.CHUNK])
-            self._hint_block = block
-        return self._hint_block
+    def _compute_hint_block(self) -> sparse.csr_matrix:
+        from tqdm import tqdm
+
+        chunks = []
+        for start in tqdm(range(0, len(self.hints), self.CHUNK), desc=f"{self.name}: hint × hint links",
+                          unit="chunk", file=sys.stderr, leave=False, disable=None):
+            chunks.append(sparse.csc_matrix(self.inner.columns(self.hints[start:start + self.CHUNK])))
+        return sparse.hstack(chunks, format="csr", dtype=np.float32) if chunks else \
+            sparse.csr_matrix((0, 0), dtype=np.float32)
 
     def raw_columns(self, words: Sequence[str]) -> np.ndarray:
-        return self.hint_block() @ self.inner.columns(words)
+        return np.asfortranarray(self.hint_block() @ self.inner.columns(words))
 
     def raw_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
         return self.inner.row(hint, self.hints) @ self.inner.columns(words)
+
+    def state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        return _sparse_arrays("hint_block", self.hint_block()), {}
 
 
 class SbertTable(Table):
@@ -814,7 +898,9 @@ class SbertTable(Table):
         return self.weights.extender.columns(words)
 
     def raw_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
-        return self.weights.extender.row(hint, list(words))
+        embeddings = self.weights.extender
+        vectors = embeddings.hint_vectors if tuple(words) == self.hints else embeddings.encode(words)
+        return similarity(embeddings.encode([hint]), vectors)[0] / embeddings.scale
 
 
 # --- fastText ---------------------------------------------------------------------------------
@@ -836,7 +922,9 @@ def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None, **par
     lexicon = np.array(corpus.lexicon + ("\n",), dtype=object)
     text = " ".join(lexicon[corpus.tokens].tolist())   # SENTENCE_END (-1) picks the "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=path.parent) as folder:
+    for leftover in path.parent.glob(".fasttext-training-*"):   # from a run that was killed
+        shutil.rmtree(leftover, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix=".fasttext-training-", dir=path.parent) as folder:
         corpus_file = Path(folder) / "corpus.txt"
         corpus_file.write_text(text, encoding="utf-8")
         del text
@@ -1000,7 +1088,11 @@ COMBINED: dict[str, dict[str, float]] = {
 DOUBLE_LINK: dict[str, str] = {"double_link": "direct"}
 
 DEFAULT_INITIALIZER = "combined"
-FALLBACK = "sbert"  # weighs, inside a combination, the words that none of its parts knows
+# SBERT knows every word. Inside a combination it weighs the board words that none of the parts
+# knows; and a combination reads a human's hint outside the vocabulary with SBERT beside it,
+# with this weight (the combination's own row weighs 1).
+FALLBACK = "sbert"
+FALLBACK_ROW_WEIGHT = 1.0
 
 INITIALIZERS = (*BASE, *DOUBLE_LINK, *COMBINED)
 CACHE_VERSION = 1  # bump when a builder changes what it writes
@@ -1101,7 +1193,10 @@ class Catalog:
         """The `model.Weights` of an initializer (default: the best available)."""
         name = canonical(name) if name else self.default()
         table = self.table(name)
-        return Weights(name, self.hints, self.words, table.matrix, extender=table)
+        extender = table
+        if name in COMBINED and self.missing(FALLBACK) is None:
+            extender = HintReader(table, Lazy(lambda: self.table(FALLBACK)), FALLBACK_ROW_WEIGHT)
+        return Weights(name, self.hints, self.words, table.matrix, extender=extender)
 
     def table(self, name: str) -> Table:
         """The table of an initializer: from cache when fresh, else built and cached."""
@@ -1149,7 +1244,7 @@ class Catalog:
         if name in COMBINED:
             weights = {p: w for p, w in COMBINED[name].items() if self.missing(p) is None}
             fallback = self.sbert_model if self.missing(FALLBACK) is None else None
-            return {"parts": weights, "fallback": fallback}
+            return {"parts": weights, "fallback": fallback, "renormalise": "by typical mass"}
         if name in DOUBLE_LINK:
             return {"inner": DOUBLE_LINK[name]}
         return {}
@@ -1179,27 +1274,29 @@ class Catalog:
         if json.dumps(meta.get("sources")) != stored:  # touched but unchanged: remember the times
             with contextlib.suppress(OSError):
                 atomic_write_bytes(sidecar(path), json.dumps(meta, indent=1, sort_keys=True).encode())
-        return self._restore(name, float(meta["scale"]), meta.get("extra_sha256", ""), parts
-                             ).set_matrix(matrix, self.words)
+        return self._restore(name, meta, parts).set_matrix(matrix, self.words)
 
     def _save(self, name: str, table: Table, expected: dict[str, Any]) -> None:
         files, root = self._source_files(name)
         try:
-            meta = {**expected, "scale": table.scale, "sources": [fingerprint(p, root) for p in files]}
-            arrays, _ = table.state()
+            arrays, facts = table.state()
+            meta = {**expected, "scale": table.scale, "facts": facts,
+                    "sources": [fingerprint(p, root) for p in files]}
             if arrays:
                 meta["extra_sha256"] = save_arrays(self._extra_path(name), arrays, {"initializer": name})
             save_matrix(self.path(name), table.matrix, meta)
         except OSError as error:
             warn(f"{name}: could not write the cache ({error}); playing from memory")
 
-    def _restore(self, name: str, scale: float, extra_sha256: str, parts: dict[str, Table]) -> Table:
+    def _restore(self, name: str, meta: dict[str, Any], parts: dict[str, Table]) -> Table:
         """A table from its cached facts; its big arrays are read when first needed."""
+        scale, facts = float(meta["scale"]), meta.get("facts") or {}
         if name in COMBINED:
-            return self._combined(name, parts, scale)
+            return self._combined(name, parts, scale, facts.get("masses"))
+        extras = Lazy(lambda: self._extras(name, meta.get("extra_sha256", "")))
         if name in DOUBLE_LINK:
-            return DoubleLinkTable(name, self.hints, parts[DOUBLE_LINK[name]], scale)
-        extras = Lazy(lambda: self._extras(name, extra_sha256))
+            return DoubleLinkTable(name, self.hints, parts[DOUBLE_LINK[name]], scale,
+                                   lambda: _sparse_from(extras(), "hint_block"))
         if name == "fasttext":
             vectors = self._fasttext_vectors(lambda: (extras()["vocabulary"].tolist(), extras()["vectors"]))
             # (the lookup table is used only for a user's .vec; .bin models give vectors themselves)
@@ -1212,8 +1309,9 @@ class Catalog:
             return load_arrays(self._extra_path(name), sha256)
         except (StaleCache, OSError, ValueError) as reason:
             warn(f"{name}: rebuilding the cache: {reason}")
-            table = self._build(name, {}).finish(self.words)
-            self._save(name, table, self._expected(name, {}))
+            parts = {p: self.table(p) for p in parts_of(name) if self.missing(p) is None}
+            table = self._build(name, parts).finish(self.words)
+            self._save(name, table, self._expected(name, parts))
             return table.state()[0]
 
     # -- builders
@@ -1296,12 +1394,13 @@ class Catalog:
             return FastTextVectors(self.cache_dir / "fasttext.bin")
         return FastTextVectors(self.fasttext_model, table if self._user_vec() else None)
 
-    def _combined(self, name: str, parts: dict[str, Table], scale: float = 1.0) -> Table:
+    def _combined(self, name: str, parts: dict[str, Table], scale: float = 1.0,
+                  masses: dict[str, list[float]] | None = None) -> Table:
         weighted = [(parts[p], w) for p, w in COMBINED[name].items() if p in parts]
         fallback = None
         if self.missing(FALLBACK) is None and FALLBACK not in parts:
             fallback = Lazy(lambda: self.table(FALLBACK))
-        return CombinedTable(name, self.hints, weighted, fallback, scale)
+        return CombinedTable(name, self.hints, weighted, fallback, scale, masses)
 
 
 def _read_sidecar(path: Path) -> dict[str, Any]:

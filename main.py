@@ -72,6 +72,8 @@ def add_ai_arguments(p: argparse.ArgumentParser) -> None:
                     help="weight matrix to play with (default: the best available)")
     ai.add_argument("--sbert-model", default=None, metavar="NAME_OR_PATH",
                     help="sentence-transformers model (default all-MiniLM-L6-v2, offline)")
+    ai.add_argument("--fasttext-model", type=Path, default=None, metavar="FILE",
+                    help="pretrained fastText vectors (.bin or .vec) instead of training on the corpus")
     ai.add_argument("--rebuild", nargs="*", metavar="NAME",
                     help="rebuild these cached matrices (all when no name is given)")
     ai.add_argument("--captain", default=None, metavar="STRATEGY", choices=sorted(CAPTAINS),
@@ -220,8 +222,13 @@ def load_ai(args: argparse.Namespace, board_words: list[str]) -> AI:
     """The AI players' weights and strategies, as the flags choose them."""
     import datasets
 
-    weights = datasets.load_weights(args.initializer, sources=args.sources,
-                                    sbert_model=args.sbert_model, rebuild=args.rebuild)
+    options = {"sources": args.sources, "sbert_model": args.sbert_model, "rebuild": args.rebuild,
+               "fasttext_model": getattr(args, "fasttext_model", None)}
+    try:
+        weights = datasets.load_weights(args.initializer, **options)
+    except datasets.MissingSource as missing:   # asked by name, but its source is not there
+        warn(f"{missing}; playing with the best available initializer instead")
+        weights = datasets.load_weights(None, **{**options, "rebuild": None})
     weights.add_words(board_words)
     return AI(weights, args.captain or DEFAULT_CAPTAIN, args.agent or DEFAULT_AGENT)
 

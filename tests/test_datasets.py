@@ -278,10 +278,14 @@ def test_combined_is_a_weighted_sum_renormalised_over_covering_parts():
     sbert = Fixed("sbert", hints, {"s": [0.2, 0.4], "p": [1, 1]}).finish(["s"])
     combined = CombinedTable("c", hints, [(one, 1.0), (two, 3.0)], fallback=lambda: sbert)
     combined.finish(["p", "q", "r", "s"])
-    # Each part is max-normalised first (sbert's max is 0.4). p: both parts, 1·one + 3·two;
-    # q: one only, ×(4/1); r: two only, 3·two ×(4/3); s: nobody, the fallback ×4.
-    raw = np.array([[1 * 1.0 + 3 * 0.0, 4 * 0.5, 4 * 0.25, 4 * 0.2 / 0.4],
-                    [1 * 0.5 + 3 * 1.0, 4 * 0.0, 4 * 0.5, 4 * 0.4 / 0.4]])
+    # Column masses (mean column sum): one (1.5 + 0.5) / 2 = 1; two (1 + 0.75) / 2 = 0.875;
+    # sbert, max-normalised by its 0.4: 0.5 + 1 = 1.5. A full column weighs 1·1 + 3·0.875.
+    assert combined.masses()["columns"] == pytest.approx([1.0, 0.875])
+    full = 1 * 1.0 + 3 * 0.875
+    raw = np.array([
+        # p: both parts, the plain weighted sum; q: one only; r: two only; s: nobody, the fallback
+        [1 * 1.0 + 3 * 0.0, 0.5 * full / 1.0, 3 * 0.25 * full / (3 * 0.875), 0.5 * full / 1.5],
+        [1 * 0.5 + 3 * 1.0, 0.0 * full / 1.0, 3 * 0.50 * full / (3 * 0.875), 1.0 * full / 1.5]])
     np.testing.assert_allclose(combined.matrix, raw / raw.max(), rtol=1e-6)
     outer = CombinedTable("outer", hints, [(combined, 1.0), (one, 1.0)]).finish(["p"])  # nested
     nested = raw[:, 0] / raw.max() + [1.0, 0.5]
