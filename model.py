@@ -480,8 +480,8 @@ class ExpectedCaptain(Captain):
     A hint's value is the expected number of own cards revealed, less the
     expected cost of the card that ends the turn: a neutral, an opponent's
     card, or the assassin, which loses the game. Each hint is scored under
-    every partner matrix and keeps its worst score, so it must work for all
-    of them. The captain dares more when behind and plays safer when ahead.
+    every partner matrix and keeps its worst score (`caution` 1; 0 takes the
+    mean), so it must work for all of them. The captain dares more when behind and plays safer when ahead.
     """
 
     name = "expected"
@@ -489,13 +489,15 @@ class ExpectedCaptain(Captain):
     def __init__(self, weights: Weights, partners: Sequence[Weights] = (),
                  temperature: float = 0.06, samples: int = 48, candidates: int = 200,
                  neutral_cost: float = 0.3, opponent_cost: float = 1.0,
-                 assassin_cost: float = 6.0, max_count: int = 4, seed: int = 0):
+                 assassin_cost: float = 6.0, max_count: int = 4, seed: int = 0,
+                 caution: float = 1.0):
         super().__init__(weights, max_count)
         self.partners = list(partners) or [weights]
         self.temperature, self.samples, self.candidates = temperature, samples, candidates
         self.costs = {NEUTRAL: neutral_cost, ASSASSIN: assassin_cost}
         self.opponent_cost = opponent_cost
         self.seed = seed
+        self.caution = caution  # 1: a hint is worth its worst partner's score; 0: their mean
         self.prefilter = MarginCaptain(weights, margin=-1.0, max_count=max_count)
 
     def risk(self, board: Board, team: Color) -> float:
@@ -518,11 +520,9 @@ class ExpectedCaptain(Captain):
             return table
         chosen = np.argpartition(-best, n - 1)[:n]
         risk = self.risk(board, situation.team)
-        worst = None
-        for partner in self.partners:
-            expected = self.expected(situation, partner, chosen, risk)
-            worst = expected if worst is None else np.minimum(worst, expected)
-        table[chosen] = worst
+        values = np.stack([self.expected(situation, partner, chosen, risk)
+                           for partner in self.partners])
+        table[chosen] = self.caution * values.min(axis=0) + (1 - self.caution) * values.mean(axis=0)
         return table
 
     def expected(self, situation: Situation, partner: Weights, chosen: np.ndarray,
