@@ -609,25 +609,27 @@ class BenchError(Exception):
     """A benchmark that cannot run as asked; the message says why."""
 
 
-def load_initializer(name: str, sources: Path, sbert_model: str | None) -> tuple[object, dict]:
+def load_initializer(name: str, sources: Path, sbert_model: str | None,
+                     cache_dir: Path | None = None) -> tuple[object, dict]:
     """An initializer's weights and how long loading took: first (may build), then from cache."""
     import datasets
 
+    options = {"cache_dir": cache_dir} if cache_dir is not None else {}
     timings = {}
     for attempt in ("first_load_s", "cache_load_s"):
         start = time.perf_counter()
-        weights = datasets.load_weights(name, sources=sources, sbert_model=sbert_model)
+        weights = datasets.load_weights(name, sources=sources, sbert_model=sbert_model, **options)
         timings[attempt] = time.perf_counter() - start
     return weights, timings
 
 
 def load_all(names: Sequence[str], sources: Path, sbert_model: str | None, required: bool,
-             words: Sequence[str]) -> tuple[dict, dict, dict]:
+             words: Sequence[str], cache_dir: Path | None = None) -> tuple[dict, dict, dict]:
     """Weights, load times and the reason for each initializer that could not be loaded."""
     weights, timings, missing = {}, {}, {}
     for name in names:
         try:
-            weights[name], timings[name] = load_initializer(name, sources, sbert_model)
+            weights[name], timings[name] = load_initializer(name, sources, sbert_model, cache_dir)
         except Exception as error:  # an initializer's own error says what source it lacks
             if required:
                 raise BenchError(f"cannot load initializer {name!r}: {error}") from None
@@ -946,6 +948,8 @@ def arguments() -> argparse.ArgumentParser:
                    help="datasets folder for the initializers (default data/sources/)")
     p.add_argument("--sbert-model", default=None, metavar="NAME_OR_PATH",
                    help=f"sentence-transformers model (default {DEFAULT_SBERT_MODEL})")
+    p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                   help="folder of cached matrices (default data/cache/)")
     p.add_argument("--words", type=Path, default=None, metavar="FILE",
                    help=f"card words to deal boards from (default {BOARD_WORDS_PATH.name})")
     p.add_argument("--partners", choices=PARTNER_POLICIES, default="held-out",
@@ -999,7 +1003,8 @@ def main(argv: list[str]) -> int:
         specs(args.captains, model.CAPTAINS, [], "captain")
         specs(args.agents, model.AGENTS, [], "agent")
         weights, load_times, missing = load_all(names, args.sources, args.sbert_model,
-                                                required=bool(args.initializers), words=words)
+                                                required=bool(args.initializers), words=words,
+                                                cache_dir=args.cache_dir)
     except (ValueError, BenchError) as error:
         warn(f"bench: {error}")
         return 2

@@ -223,8 +223,8 @@ def tiny(tmp_path, monkeypatch):
     made = {"tinya": weights("tinya", 1), "tinyb": weights("tinyb", 2)}
     monkeypatch.setattr(datasets, "INITIALIZERS", tuple(made))
     monkeypatch.setattr(bench, "load_initializer",
-                        lambda name, sources, sbert: (made[name], {"first_load_s": 0.0,
-                                                                   "cache_load_s": 0.0}))
+                        lambda name, sources, sbert, cache=None: (made[name], {"first_load_s": 0.0,
+                                                                               "cache_load_s": 0.0}))
     words_file = tmp_path / "words.txt"
     words_file.write_text("\n".join(words))
     return made, words_file
