@@ -81,20 +81,23 @@ def _is_lemma(word: str, found: dict[str, tuple[str, ...]]) -> bool:
     return any(word in found.get(tag, ()) for tag in CONTENT_TAGS)
 
 
-def build_hint_words(size: int = 10_000, scan: int = 60_000) -> list[str]:
+def build_hint_words(size: int = 10_000, scan: int = 60_000, band: int = 30_000) -> list[str]:
     """The `size` most frequent English content lemmas, most frequent first.
 
     Word forms from wordfreq's frequency list are folded onto their lemma
     (lemminflect), their frequencies summed. Kept: alphabetic lemmas of 3+
-    letters that lemminflect knows as a noun, verb, adjective or adverb, and
-    that are not stop words. lemminflect's dictionary holds no proper nouns,
-    abbreviations or web junk, so those fall out with it.
+    letters that lemminflect knows as a noun, verb, adjective or adverb, that
+    are not stop words, and that are themselves among the `band` most
+    frequent words (the obscurity band: no "graffito" because "graffiti" is
+    common). lemminflect's dictionary holds no proper nouns, abbreviations or
+    web junk, so those fall out with it.
     """
     from lemminflect import getAllLemmas
     from stop_words import get_stop_words
     from wordfreq import top_n_list, word_frequency
 
     stop = set(get_stop_words("en"))
+    common = set(top_n_list("en", band))
     frequency: dict[str, float] = {}
     for word in top_n_list("en", scan):
         if not (word.isascii() and word.isalpha()) or word in stop:
@@ -103,7 +106,7 @@ def build_hint_words(size: int = 10_000, scan: int = 60_000) -> list[str]:
         if not any(tag in found for tag in CONTENT_TAGS):
             continue
         lemma = lemma_of(word)
-        if len(lemma) >= 3 and lemma.isalpha() and lemma not in stop:
+        if len(lemma) >= 3 and lemma.isalpha() and lemma not in stop and lemma in common:
             frequency[lemma] = frequency.get(lemma, 0.0) + word_frequency(word, "en")
     return sorted(frequency, key=lambda lemma: -frequency[lemma])[:size]
 
