@@ -1145,6 +1145,10 @@ COMBINED: dict[str, dict[str, float]] = {
 # Mediated association over another initializer.
 DOUBLE_LINK: dict[str, str] = {"double_link": "direct"}
 
+# Dense matrices that the expected captain checks its hints against besides its own, so
+# that its hints work for agents unlike itself (cross-play, not self-play).
+PARTNERS = ("sbert", "fasttext")
+
 DEFAULT_INITIALIZER = "combined"
 # SBERT knows every word. Inside a combination it weighs the board words that none of the parts
 # knows; and a combination reads a human's hint outside the vocabulary with SBERT beside it,
@@ -1685,3 +1689,12 @@ def load_weights(name: str | None = None, sources: Path | None = None,
             if catalog.missing(other) is None:
                 catalog.table(other)
     return catalog.weights(chosen)
+
+
+def load_partners(weights: Weights, sources: Path | None = None, sbert_model: str | None = None,
+                  fasttext_model: Path | None = None, cache_dir: Path | None = None) -> list[Weights]:
+    """The available PARTNERS other than `weights` itself, each from its cache."""
+    available = availability(sources, fasttext_model=fasttext_model, sbert_model=sbert_model)
+    return [load_weights(name, sources=sources, sbert_model=sbert_model,
+                         fasttext_model=fasttext_model, cache_dir=cache_dir)
+            for name in PARTNERS if name != weights.name and available.get(name) is None]

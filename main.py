@@ -13,7 +13,7 @@ import numpy as np
 
 from board import BLUE, RED, TEAMS, Board, Color
 from common import BOARD_WORDS_PATH, GAMES_LOG_PATH, SOURCES_DIR, load_words, warn
-from model import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN
+from model import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN, ExpectedCaptain
 from players import (
     COMPOSITIONS,
     AIAgent,
@@ -230,7 +230,11 @@ def load_ai(args: argparse.Namespace, board_words: list[str]) -> AI:
         warn(f"{missing}; playing with the best available initializer instead")
         weights = datasets.load_weights(None, **{**options, "rebuild": None})
     weights.add_words(board_words)
-    return AI(weights, args.captain or DEFAULT_CAPTAIN, args.agent or DEFAULT_AGENT)
+    captain = args.captain or DEFAULT_CAPTAIN
+    partners = []
+    if captain == ExpectedCaptain.name:   # the one strategy that checks hints against partners
+        partners = datasets.load_partners(weights, **{k: v for k, v in options.items() if k != "rebuild"})
+    return AI(weights, captain, args.agent or DEFAULT_AGENT, partners)
 
 
 def main(argv: list[str] | None = None) -> int:
