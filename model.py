@@ -481,7 +481,8 @@ class ExpectedCaptain(Captain):
     expected cost of the card that ends the turn: a neutral, an opponent's
     card, or the assassin, which loses the game. Each hint is scored under
     every partner matrix; it keeps a blend of its worst and its mean score
-    (`caution`), so it must work for all of them. The captain dares more when behind and plays safer when ahead.
+    (`caution`), so it must work for all of them. The captain dares more
+    when behind and plays safer when ahead.
     """
 
     name = "expected"
