@@ -26,7 +26,7 @@ from board import ASSASSIN, BLUE, COLUMNS, RED, SIZE, TEAMS, Board, Color, count
 from common import DATA_DIR, atomic_write_bytes, normalise, warn
 from model import AI, Hint, NoLegalHint, hint_problem, parse_hint
 from players import QuitGame, did_you_mean, read_command
-from renderer import Renderer
+from renderer import ConsoleTerminal, Renderer
 
 DEFAULT_STATE = DATA_DIR / "companion.json"
 STATE_VERSION = 1
@@ -186,19 +186,6 @@ COMMAND_WORDS = {"clue": "clue", "hint": "clue", "give": "clue", "rank": "rank",
 
 class NoAI(Exception):
     """The AI could not be loaded (the message says why); the session goes on without it."""
-
-
-class ConsoleTerminal:
-    """stdin and stdout, as the companion's user sees them."""
-
-    def __init__(self, renderer: Renderer):
-        self.renderer = renderer
-
-    def ask(self, prompt: str) -> str:
-        return input(prompt)
-
-    def tell(self, message: str) -> None:
-        self.renderer.write(message)
 
 
 class Companion:

@@ -45,7 +45,7 @@ from board import ASSASSIN, COLUMNS, NEUTRAL, RED, SIZE, Board, Card
 from common import BOARD_WORDS_PATH, board_words, load_words, normalise, warn
 from model import AI, Hint, HintChoice, NoLegalHint, hint_problem, parse_hint
 from players import QuitGame, RuleError, did_you_mean, read_command
-from renderer import Renderer
+from renderer import ConsoleTerminal, Renderer
 
 TIMER_TOKENS = 9
 AGENTS_PER_SIDE, ASSASSINS_PER_SIDE = 9, 3
@@ -538,17 +538,6 @@ def benchmark(seeds: Sequence[int], ai: AI, partner: AI | None = None,
 
 
 # --- the command -----------------------------------------------------------------------------------
-
-
-class ConsoleTerminal:
-    def __init__(self, renderer: Renderer):
-        self.renderer = renderer
-
-    def ask(self, prompt: str) -> str:
-        return input(prompt)
-
-    def tell(self, message: str) -> None:
-        self.renderer.write(message)
 
 
 PLAYERS = ("human:ai", "ai:ai")

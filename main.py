@@ -28,7 +28,7 @@ from players import (
     TurnStarted,
     parse_composition,
 )
-from renderer import Renderer
+from renderer import ConsoleTerminal, Renderer
 
 DESCRIPTION = """Play Codenames in the console against, or alongside, an AI.
 
@@ -113,22 +113,6 @@ def ask_composition(color: Color) -> str:
             return parse_composition(answer or "ai:ai")
         except ValueError as error:
             print(error)
-
-
-class ConsoleTerminal:
-    """The console as human players see it."""
-
-    def __init__(self, renderer: Renderer):
-        self.renderer = renderer
-
-    def ask(self, prompt: str) -> str:
-        return input(prompt)
-
-    def tell(self, message: str) -> None:
-        self.renderer.write(message)
-
-    def show(self, game: Game, captain: bool) -> None:
-        self.renderer.show(game, captain)
 
 
 def make_team(color: Color, kind: str, ai, terminal: ConsoleTerminal) -> Team | AutoTeam:

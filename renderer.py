@@ -117,3 +117,19 @@ class Renderer:
 
 OUTCOME_TEXT = {"own": "their own agent", "opponent": "the other team's agent",
                 "neutral": "a bystander", "assassin": "the ASSASSIN"}
+
+
+class ConsoleTerminal:
+    """The console as human players see it: `input()` to ask, the renderer to tell and show."""
+
+    def __init__(self, renderer: Renderer):
+        self.renderer = renderer
+
+    def ask(self, prompt: str) -> str:
+        return input(prompt)
+
+    def tell(self, message: str) -> None:
+        self.renderer.write(message)
+
+    def show(self, game: Game, captain: bool) -> None:
+        self.renderer.show(game, captain)
