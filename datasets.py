@@ -893,6 +893,11 @@ class HintReader:
     def columns(self, words: Sequence[str]) -> np.ndarray:
         return self.table.columns(words)
 
+    def prepare(self) -> None:
+        """Load SBERT now (seconds, once), e.g. in a thread while a person thinks of a hint."""
+        if (reader := self.reader()) is not None:
+            reader.row("warm", ["up"])
+
     def row(self, hint: str, words: Sequence[str]) -> np.ndarray:
         own = self.table.row(hint, words)
         reader = self.reader()
@@ -955,19 +960,34 @@ class DoubleLinkTable(Table):
 
 
 class SbertTable(Table):
-    """The SBERT initializer's weights, as `sbert_weights` caches them, behind the Table API."""
+    """The SBERT initializer's weights, as `sbert_weights` caches them, behind the Table API.
+
+    Words it encodes on demand are remembered, so a board's words are encoded once,
+    not again for every hint a human gives.
+    """
 
     def __init__(self, weights: Weights):
         self.name, self.hints, self.weights = weights.name, weights.hints, weights
         self.set_matrix(weights.matrix, weights.words)
+        self._encoded: dict[str, np.ndarray] = {}
+
+    def encode(self, words: Sequence[str]) -> np.ndarray:
+        embeddings = self.weights.extender
+        new = [w for w in dict.fromkeys(words) if w not in self._encoded]
+        if new:
+            self._encoded.update(zip(new, embeddings.encode(new), strict=True))
+        if not words:
+            return np.zeros((0, embeddings.hint_vectors.shape[1]), dtype=np.float32)
+        return np.vstack([self._encoded[w] for w in words])
 
     def raw_columns(self, words: Sequence[str]) -> np.ndarray:
-        return self.weights.extender.columns(words)
+        embeddings = self.weights.extender
+        return similarity(embeddings.hint_vectors, self.encode(words)) / embeddings.scale
 
     def raw_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
         embeddings = self.weights.extender
-        vectors = embeddings.hint_vectors if tuple(words) == self.hints else embeddings.encode(words)
-        return similarity(embeddings.encode([hint]), vectors)[0] / embeddings.scale
+        vectors = embeddings.hint_vectors if tuple(words) == self.hints else self.encode(words)
+        return similarity(self.encode([hint]), vectors)[0] / embeddings.scale
 
 
 # --- fastText ---------------------------------------------------------------------------------
@@ -1585,7 +1605,13 @@ def load_sbert(model: str = DEFAULT_SBERT_MODEL):
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    import torch
     from sentence_transformers import SentenceTransformer
+
+    # One thread: torch's worker threads spin while they wait, and on a shared 2-core machine
+    # that made encoding 12× slower (1,024 words: 7.9 s with 2 threads, 0.67 s with 1; one word:
+    # 470 ms vs 10 ms). A model this small gains little from a second thread even when idle.
+    torch.set_num_threads(1)
 
     if model == DEFAULT_SBERT_MODEL and not Path(model).exists():
         model = _packaged_minilm()
