@@ -894,7 +894,9 @@ class HintReader:
         return self.table.columns(words)
 
     def prepare(self) -> None:
-        """Load SBERT now (seconds, once), e.g. in a thread while a person thinks of a hint."""
+        """Load now, once, what new board words and new hints need (the caches beside the
+        matrices, the fastText and SBERT models: seconds), e.g. in a thread at game start."""
+        self.table.columns(["warm"])
         if (reader := self.reader()) is not None:
             reader.row("warm", ["up"])
 

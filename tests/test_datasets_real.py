@@ -23,16 +23,20 @@ UNSEEN = ("harbour", "tornado", "wizard", "penguin", "lantern", "submarine", "li
           "dragonfly", "igloo", "jellyfish", "saxophone", "zeppelin", "quasar", "kazoo")
 
 
-@pytest.fixture(scope="module")
-def built(request, tmp_path_factory) -> Catalog:
+_BUILT: dict[Path, Catalog] = {}   # one build for the whole module
+
+
+@pytest.fixture
+def built(shared_datasets, tmp_path_factory) -> Catalog:
     """A catalog over the real datasets with every initializer built (or loaded from CODENAMES_SLOW_CACHE)."""
-    sources = request.getfixturevalue("shared_datasets")
-    cache = Path(os.environ.get("CODENAMES_SLOW_CACHE") or tmp_path_factory.mktemp("cache"))
-    catalog = Catalog(sources=sources, cache_dir=cache)
-    assert all(reason is None for reason in catalog.available().values()), catalog.available()
-    for name in INITIALIZERS:
-        catalog.table(name)
-    return catalog
+    if shared_datasets not in _BUILT:
+        cache = Path(os.environ.get("CODENAMES_SLOW_CACHE") or tmp_path_factory.mktemp("cache"))
+        catalog = Catalog(sources=shared_datasets, cache_dir=cache)
+        assert all(reason is None for reason in catalog.available().values()), catalog.available()
+        for name in INITIALIZERS:
+            catalog.table(name)
+        _BUILT[shared_datasets] = catalog
+    return _BUILT[shared_datasets]
 
 
 def test_the_readers_see_the_whole_datasets(shared_datasets):
