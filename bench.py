@@ -891,15 +891,15 @@ def plot(report: dict, solo_pairs: Sequence[tuple[Spec, Spec]], path: Path) -> N
 
 
 def to_json(value):
-    """Estimates and Specs made JSON-ready, recursively."""
+    """Estimates and Specs made JSON-ready, recursively; floats rounded to 4 decimals."""
     if isinstance(value, Estimate):
-        return value.as_dict()
+        return to_json(value.as_dict())
     if isinstance(value, dict):
         return {k: to_json(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [to_json(v) for v in value]
-    if isinstance(value, float) and not np.isfinite(value):
-        return None
+    if isinstance(value, float):
+        return round(value, 4) if np.isfinite(value) else None
     return value
 
 
