@@ -176,8 +176,10 @@ def main(argv: list[str]) -> int:
             return 2
         results.append({"params": dict(params), **summary})
     results.sort(key=lambda r: (r["mean_score"].value, -r["win_rate"].value))
+    what = (f"recipe {args.strategy} with the default captain and agent" if recipe is not None
+            else f"{args.role} {args.strategy} with {partner}")
     print(f"{'cross-play' if cross else 'self-play'} on tuning seeds {seeds[0]}–{seeds[-1]}, "
-          f"{args.role} {args.strategy} with {partner}; ranked by mean score:")
+          f"{what}; ranked by mean score:")
     for r in results:
         print(f"  {json.dumps(r['params']):40} score {bench.fmt(r['mean_score'], 'mean'):22} "
               f"win {bench.fmt(r['win_rate'], 'rate'):22} assassin {bench.fmt(r['assassin_rate'], 'rate')}")
