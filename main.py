@@ -124,7 +124,8 @@ def make_team(color: Color, kind: str, ai, terminal: ConsoleTerminal) -> Team | 
     return Team(color, captain, agent, label=kind)
 
 
-def new_board(words_file: Path | None, seed: int | None, rng: np.random.Generator) -> Board:
+def new_board(words_file: Path | None, rng: np.random.Generator) -> Board:
+    """Deal a board from the card list (or the user's), with the game's board rng."""
     words = load_words(words_file or BOARD_WORDS_PATH)
     return Board.random(words, rng)
 
@@ -156,7 +157,7 @@ def play(args: argparse.Namespace) -> int:
     seeds = np.random.SeedSequence(args.seed)
     board_rng, play_rng = (np.random.default_rng(s) for s in seeds.spawn(2))
     try:
-        board = new_board(args.words, args.seed, board_rng)
+        board = new_board(args.words, board_rng)
     except (OSError, ValueError) as error:
         warn(f"cannot deal a board: {error}")
         return 2

@@ -17,7 +17,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from board import ASSASSIN, TEAMS, Board, Color, Outcome
+from board import TEAMS, Board, Color, Outcome
 from common import normalise
 from model import Agent, Hint, HintChoice, NoLegalHint, hint_problem, parse_hint
 
@@ -345,7 +345,3 @@ class Game:
             "reason": self.reason,
             "assassin": any(o is Outcome.ASSASSIN for t in self.history for _, o in t.guesses),
         }
-
-
-def assassin_word(board: Board) -> str:
-    return next(c.word for c in board.cards if c.color is ASSASSIN)

@@ -159,7 +159,7 @@ def run(args: list[str], stdin: str | bytes, timeout: float = 900) -> subprocess
 def dealt_board(seed: int) -> Board:
     """The board main.py deals for a seed, computed here the way main.play does."""
     board_rng, _ = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
-    return main.new_board(None, seed, board_rng)
+    return main.new_board(None, board_rng)
 
 
 def legal_hints(board: Board, n: int) -> list[str]:
