@@ -115,8 +115,9 @@ def accepts(function: Callable, parameter: str) -> bool:
 
 PARTNER_POLICIES = ("held-out", "all", "own")
 PARTNER_TEXT = {
-    "held-out": "its own and every other loaded matrix except its agent's, so cross-play measures "
-                "a partner the captain has never seen.",
+    "held-out": "its own and every other loaded matrix except those its agent reads (the agent's, "
+                "and SBERT where the agent's matrix backs off to it), none of them backing off to "
+                "the agent's, so cross-play measures a partner the captain has never seen.",
     "all": "every loaded matrix, the agent's included (as in a game where all are available); "
            "this flatters cross-play.",
     "own": "its own matrix only.",
@@ -126,16 +127,20 @@ PARTNER_TEXT = {
 def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list:
     """The matrices a captain may check its hints against, the captain's own first.
 
-    held-out: every loaded matrix but the agent's, so that cross-play measures
+    held-out: every loaded matrix but those the agent reads (its own and its
+    backoff), and none backing off to the agent's, so that cross-play measures
     an unknown partner (in self-play the agent's matrix is the captain's own);
     all: every loaded matrix; own: the captain's matrix only.
     """
     own = weights[captain.initializer]
     if policy == "own":
         return [own]
-    others = [w for name, w in weights.items() if name != captain.initializer
-              and (policy == "all" or name != agent.initializer)]
-    return [own, *others]
+    others = [w for name, w in weights.items() if name != captain.initializer]
+    if policy == "all":
+        return [own, *others]
+    read = weights[agent.initializer].reads()
+    return [own, *(w if w.backoff is None or w.backoff.name not in read else w.without_backoff()
+                   for w in others if w.name not in read)]
 
 
 def guess(agent, board: Board, hint, guessed: int, rng: np.random.Generator, team: Color):
@@ -577,8 +582,9 @@ def analyse(solo: dict[tuple[Spec, Spec], list[SoloResult]], default_pair: tuple
     }
 
 
-def base_sources(names: Sequence[str]) -> dict[str, frozenset[str]]:
-    """Each initializer's base initializers, through datasets.parts_of when it exists."""
+def base_sources(weights: dict) -> dict[str, frozenset[str]]:
+    """Each initializer's base initializers, through datasets.parts_of when it exists, and
+    those of the matrix it backs off to."""
     import datasets
 
     parts_of = getattr(datasets, "parts_of", lambda name: [])
@@ -587,7 +593,7 @@ def base_sources(names: Sequence[str]) -> dict[str, frozenset[str]]:
         parts = parts_of(name)
         return frozenset().union(*map(leaves, parts)) if parts else frozenset({name})
 
-    return {name: leaves(name) for name in names}
+    return {name: frozenset().union(*map(leaves, w.reads())) for name, w in weights.items()}
 
 
 def speed(solo: dict[tuple[Spec, Spec], list[SoloResult]]) -> dict:
@@ -1065,7 +1071,7 @@ def run(setup: Setup, default_pair: tuple[str, str], jobs: int = 1) -> dict:
         "agents": list(dict.fromkeys(a.label for a in setup.agents)),
         "default_pair": list(default_pair),
         "partners": setup.partners,
-        "single_team": analyse(solo, default_pair, base_sources(list(setup.weights))),
+        "single_team": analyse(solo, default_pair, base_sources(setup.weights)),
         "speed": speed(solo),
         "plot": "pairing.png",
         "two_team": None,

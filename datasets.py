@@ -1242,6 +1242,7 @@ class Catalog:
             if "corpus" in self.rebuild:  # the lemmatised corpus is rebuilt with what reads it
                 self.rebuild |= {n for n, needs in BASE.items() if "corpus" in needs}
         self._tables: dict[str, Table] = {}
+        self._weights: dict[str, Weights] = {}
         self._broken: dict[str, str] = {}   # initializers whose source could not be read, and why
         self._said: set[str] = set()
         self._corpus_problems: list[str] = []
@@ -1299,13 +1300,27 @@ class Catalog:
     # -- weights
 
     def weights(self, name: str | None = None) -> Weights:
-        """The `model.Weights` of an initializer (default: the best available)."""
+        """The `model.Weights` of an initializer (default: the best available), one per name.
+
+        Every matrix but SBERT's backs off to SBERT, which knows every word: an
+        agent on a sparse matrix reads a hint its matrix is silent on as SBERT
+        does, rather than turning over a card at random.
+        """
         name = canonical(name) if name else self.default()
+        if name in self._weights:
+            return self._weights[name]
         table = self.table(name)
         extender = table
         if name in COMBINED and self.missing(FALLBACK) is None:
             extender = HintReader(table, Lazy(lambda: self.table(FALLBACK)), FALLBACK_ROW_WEIGHT)
-        return Weights(name, self.hints, self.words, table.matrix, extender=extender)
+        backoff = self.weights(FALLBACK) if name != FALLBACK and self.missing(FALLBACK) is None else None
+        weights = self._weights[name] = Weights(name, self.hints, self.words, table.matrix,
+                                                extender=extender, backoff=backoff)
+        return weights
+
+    def adopt(self, weights: Weights) -> None:
+        """Serve these already loaded weights for their name, rather than loading them again."""
+        self._weights[weights.name] = weights
 
     def table(self, name: str) -> Table:
         """The table of an initializer: from cache when fresh, else built and cached."""
@@ -1740,7 +1755,9 @@ def load_weights(name: str | None = None, sources: Path | None = None,
 def load_partners(weights: Weights, sources: Path | None = None, sbert_model: str | None = None,
                   fasttext_model: Path | None = None, cache_dir: Path | None = None) -> list[Weights]:
     """The available PARTNERS other than `weights` itself, each from its cache."""
-    available = availability(sources, fasttext_model=fasttext_model, sbert_model=sbert_model)
-    return [load_weights(name, sources=sources, sbert_model=sbert_model,
-                         fasttext_model=fasttext_model, cache_dir=cache_dir)
-            for name in PARTNERS if name != weights.name and available.get(name) is None]
+    catalog = Catalog(sources=sources, cache_dir=cache_dir, sbert_model=sbert_model,
+                      fasttext_model=fasttext_model)
+    if weights.backoff is not None:
+        catalog.adopt(weights.backoff)
+    return [catalog.weights(name) for name in PARTNERS
+            if name != weights.name and catalog.missing(name) is None]

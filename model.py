@@ -22,6 +22,9 @@ from common import lemmas, normalise
 MAX_COUNT = 9
 MIN_HINT_LETTERS = 3
 MIN_RELATIVE_DISTANCE = 0.5
+# How much a backoff matrix adds to a row its matrix does know: enough to order the cards the
+# matrix weighs alike (its zeros, mostly), too little to reorder any two it tells apart.
+TIE_BREAK = 1e-4
 
 
 # --- hints -------------------------------------------------------------------
@@ -155,13 +158,20 @@ class Extender(Protocol):
 
 @dataclass
 class Weights:
-    """A hint × board-word weight matrix; columns for new board words are built on demand."""
+    """A hint × board-word weight matrix; columns for new board words are built on demand.
+
+    A sparse matrix (counts, norms) is silent on most hints. `backoff`, a matrix
+    that knows every word, speaks for it when an agent reads a hint: it orders
+    the cards the matrix weighs alike, and reads alone a hint the matrix gives
+    no weight on the board. The captain's own view, `board_matrix`, never backs off.
+    """
 
     name: str
     hints: tuple[str, ...]
     words: tuple[str, ...]
     matrix: np.ndarray
     extender: Extender | None = None
+    backoff: Weights | None = field(default=None, repr=False, compare=False)
     hint_index: dict[str, int] = field(init=False, repr=False)
     word_index: dict[str, int] = field(init=False, repr=False)
     filter: HintFilter = field(init=False, repr=False)
@@ -207,13 +217,31 @@ class Weights:
         return np.ascontiguousarray(self.matrix[:, [self.word_index[w] for w in words]])
 
     def hint_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
-        """How strongly any hint, in the vocabulary or not, points to each word."""
+        """How strongly any hint, in the vocabulary or not, points to each word (with backoff)."""
+        row = self.own_row(hint, words)
+        if self.backoff is None:
+            return row
+        other = self.backoff.hint_row(hint, words)
+        return row + np.float32(TIE_BREAK) * other if row.any() else other
+
+    def own_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
+        """The hint's row in this matrix alone: zeros where it knows nothing."""
         if (i := self.hint_index.get(hint)) is not None:
             self.add_words(words)
             return self.matrix[i, [self.word_index[w] for w in words]]
         if self.extender is not None:
             return np.asarray(self.extender.row(hint, list(words)), dtype=np.float32)
         return np.zeros(len(words), dtype=np.float32)
+
+    def reads(self) -> frozenset[str]:
+        """The names of the matrices that `hint_row` reads: its own and its backoff's."""
+        return frozenset({self.name}) | (self.backoff.reads() if self.backoff else frozenset())
+
+    def without_backoff(self) -> Weights:
+        """The same matrix (shared until either grows) reading hints alone."""
+        if self.backoff is None:
+            return self
+        return Weights(self.name, self.hints, self.words, self.matrix, self.extender)
 
 
 # --- what a captain sees --------------------------------------------------------

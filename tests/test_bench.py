@@ -184,21 +184,32 @@ def test_parse_strategy():
         bench.parse_strategy("margin:0.7")
 
 
-def test_held_out_partners_never_include_the_agents_matrix():
-    weights = {"a": "A", "b": "B", "c": "C"}
+def weights_of(name: str, backoff: Weights | None = None) -> Weights:
+    return Weights(name, ("sea",), ("wave",), np.ones((1, 1), np.float32), backoff=backoff)
+
+
+def test_held_out_partners_never_read_the_agents_matrix():
+    a, c = weights_of("a"), weights_of("c")
+    b = weights_of("b", backoff=c)
+    weights = {"a": a, "b": b, "c": c}
     captain, agent = Spec("expected", "a"), Spec("greedy", "b")
-    assert bench.partners_for(captain, agent, weights, "held-out") == ["A", "C"]
-    assert bench.partners_for(captain, agent, weights, "all") == ["A", "B", "C"]
-    assert bench.partners_for(captain, agent, weights, "own") == ["A"]
-    assert bench.partners_for(captain, Spec("greedy", "a"), weights, "held-out") == ["A", "B", "C"]
+    assert bench.partners_for(captain, agent, weights, "held-out") == [a]      # b reads c too
+    assert bench.partners_for(captain, agent, weights, "all") == [a, b, c]
+    assert bench.partners_for(captain, agent, weights, "own") == [a]
+    held_out = bench.partners_for(Spec("expected", "a"), Spec("greedy", "c"), weights, "held-out")
+    assert [w.name for w in held_out] == ["a", "b"]
+    assert held_out[1].backoff is None and held_out[1].matrix is b.matrix   # not through c
+    assert bench.partners_for(captain, Spec("greedy", "a"), weights, "held-out") == [a, b, c]
 
 
-def test_base_sources_follow_the_recipes(monkeypatch):
+def test_base_sources_follow_the_recipes_and_the_backoff(monkeypatch):
     recipes = {"combined": ["direct", "double_link"], "direct": ["usf", "corpus"],
                "double_link": ["direct"]}
     monkeypatch.setattr(datasets, "parts_of", lambda name: recipes.get(name, []))
-    sources = bench.base_sources(["sbert", "usf", "combined"])
-    assert sources == {"sbert": {"sbert"}, "usf": {"usf"}, "combined": {"usf", "corpus"}}
+    sbert = weights_of("sbert")
+    weights = {"sbert": sbert, "usf": weights_of("usf"), "combined": weights_of("combined", sbert)}
+    sources = bench.base_sources(weights)
+    assert sources == {"sbert": {"sbert"}, "usf": {"usf"}, "combined": {"usf", "corpus", "sbert"}}
 
 
 # --- a tiny full run ---------------------------------------------------------------------------

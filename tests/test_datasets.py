@@ -461,6 +461,17 @@ def test_on_demand_columns_and_out_of_vocabulary_hints(tmp_path):
     assert weights.hint_row("", ["ocean"]).tolist() == [0.0]
 
 
+def test_every_matrix_but_sberts_backs_off_to_sbert(tmp_path):
+    make_sources(tmp_path / "sources")
+    cat = catalog(tmp_path)
+    association, sbert = cat.weights("association"), cat.weights("sbert")
+    assert association.backoff is sbert and sbert.backoff is None
+    assert cat.weights("association") is association                    # one per name
+    silent = next(h for i, h in enumerate(HINTS5) if not association.matrix[i].any())
+    np.testing.assert_allclose(association.hint_row(silent, WORDS5), sbert.hint_row(silent, WORDS5))
+    assert not association.own_row(silent, WORDS5).any()
+
+
 def test_unknown_initializer_and_missing_source_errors(tmp_path):
     (tmp_path / "sources").mkdir()
     with pytest.raises(ValueError, match="unknown initializer 'nope'"):

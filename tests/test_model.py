@@ -200,6 +200,31 @@ def test_no_word_raises_without_any_source():
     assert w.board_matrix(["unheardof"]).shape == (len(HINTS), 1)
 
 
+def sparse_with_backoff() -> Weights:
+    """A sparse matrix that knows only 'ocean' → whale, backed off to the hand-made table."""
+    sparse = np.zeros_like(MATRIX)
+    sparse[HINTS.index("ocean"), WORDS.index("whale")] = 0.5
+    return Weights("sparse", HINTS, tuple(WORDS), sparse, backoff=weights())
+
+
+def test_a_silent_matrix_reads_the_hint_through_its_backoff():
+    w = sparse_with_backoff()
+    assert w.hint_row("fruit", WORDS).tolist() == pytest.approx(MATRIX[HINTS.index("fruit")].tolist())
+    assert not w.own_row("fruit", WORDS).any()          # the captain's own view stays silent
+    assert play(GreedyAgent(w), Hint("fruit", 2), board()) == ["apple", "pear"]
+
+
+def test_backoff_orders_only_the_cards_the_matrix_weighs_alike():
+    w = sparse_with_backoff()
+    row = w.hint_row("ocean", WORDS)
+    assert int(row.argmax()) == WORDS.index("whale")    # the matrix's own link stays first
+    # then the cards it weighs 0, in the order of its backoff
+    rest = [WORDS[i] for i in np.argsort(-row)[1:4]]
+    assert rest == ["ship", "beach", "shark"]
+    assert row.max() == pytest.approx(0.5, abs=1e-3)
+    assert w.reads() == {"sparse", "hand-made"} and w.without_backoff().reads() == {"sparse"}
+
+
 def test_ai_rejects_unknown_strategies_with_the_choices():
     with pytest.raises(ValueError, match="cumsum"):
         AI(weights(), captain_strategy="psychic")
