@@ -218,20 +218,30 @@ class Weights:
 
     def hint_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
         """How strongly any hint, in the vocabulary or not, points to each word (with backoff)."""
-        row = self.own_row(hint, words)
+        return self.hint_rows([hint], words)[0]
+
+    def hint_rows(self, hints: Sequence[str], words: Sequence[str]) -> np.ndarray:
+        """`hint_row` of many hints at once: shape (len(hints), len(words))."""
+        rows = self.own_rows(hints, words)
         if self.backoff is None:
-            return row
-        other = self.backoff.hint_row(hint, words)
-        return row + np.float32(TIE_BREAK) * other if row.any() else other
+            return rows
+        other = self.backoff.hint_rows(hints, words)
+        silent = ~rows.any(axis=1, keepdims=True)
+        return np.where(silent, other, rows + np.float32(TIE_BREAK) * other)
 
     def own_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
         """The hint's row in this matrix alone: zeros where it knows nothing."""
-        if (i := self.hint_index.get(hint)) is not None:
-            self.add_words(words)
-            return self.matrix[i, [self.word_index[w] for w in words]]
-        if self.extender is not None:
-            return np.asarray(self.extender.row(hint, list(words)), dtype=np.float32)
-        return np.zeros(len(words), dtype=np.float32)
+        return self.own_rows([hint], words)[0]
+
+    def own_rows(self, hints: Sequence[str], words: Sequence[str]) -> np.ndarray:
+        """`own_row` of many hints at once: shape (len(hints), len(words))."""
+        self.add_words(words)
+        columns = [self.word_index[w] for w in words]
+        found = [self.hint_index.get(h) for h in hints]
+        rows = self.matrix[np.ix_([i if i is not None else 0 for i in found], columns)]
+        for k in (k for k, i in enumerate(found) if i is None):   # outside the vocabulary
+            rows[k] = self.extender.row(hints[k], list(words)) if self.extender is not None else 0.0
+        return rows
 
     def reads(self) -> frozenset[str]:
         """The names of the matrices that `hint_row` reads: its own and its backoff's."""
@@ -561,8 +571,7 @@ class ExpectedCaptain(Captain):
         if partner is self.weights:
             w = situation.weights[chosen]
         else:
-            hints = [self.weights.hints[i] for i in chosen]
-            w = np.vstack([partner.hint_row(h, situation.words) for h in hints])
+            w = partner.hint_rows([self.weights.hints[i] for i in chosen], situation.words)
         rng = np.random.default_rng(self.seed)  # common random numbers: fair between hints
         noise = rng.gumbel(size=(self.samples, 1, w.shape[1])).astype(np.float32)
         order = np.argsort(-(w[None] / self.temperature + noise), axis=2)   # (S, n, cards)

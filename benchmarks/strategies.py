@@ -60,11 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     import datasets
 
     weights = datasets.load_weights(args.initializer, sources=args.sources)
-    ai = AI(weights)
+    partners = datasets.load_partners(weights, sources=args.sources)   # as the game's captain has
+    ai = AI(weights, partners=partners)
     rng = np.random.default_rng(2024)
     boards = [Board.random(board_words(), rng) for _ in range(args.boards)]
     print(f"initializer {weights.name}: {len(weights.hints)} hints × {len(weights.words)} board words;"
-          f" {args.boards} boards, two hints each\n")
+          f" {args.boards} boards, two hints each; partners of `expected`: "
+          f"{', '.join(p.name for p in partners) or 'none'}\n")
     print(f"{'measure':34} {'median':>9} {'p95':>9} {'target':>8}  ok")
     for strategy in CAPTAINS:
         hint_times(ai, strategy, boards[:2])        # warm-up: imports, legality caches

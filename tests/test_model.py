@@ -225,6 +225,17 @@ def test_backoff_orders_only_the_cards_the_matrix_weighs_alike():
     assert w.reads() == {"sparse", "hand-made"} and w.without_backoff().reads() == {"sparse"}
 
 
+def test_hint_rows_read_many_hints_as_hint_row_reads_one():
+    w = Weights("sparse", HINTS, tuple(WORDS), np.zeros_like(MATRIX),
+                extender=LetterExtender(), backoff=weights(extender=LetterExtender()))
+    hints = ["fruit", "seaside", "ocean"]                     # "seaside": outside the vocabulary
+    rows = w.hint_rows(hints, WORDS)
+    assert rows.shape == (3, len(WORDS))
+    for hint, row in zip(hints, rows, strict=True):
+        np.testing.assert_allclose(row, w.hint_row(hint, WORDS))
+    np.testing.assert_allclose(rows[0], MATRIX[HINTS.index("fruit")])   # silent: the backoff's
+
+
 def test_ai_rejects_unknown_strategies_with_the_choices():
     with pytest.raises(ValueError, match="cumsum"):
         AI(weights(), captain_strategy="psychic")
