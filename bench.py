@@ -128,8 +128,9 @@ def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list
     """The matrices a captain may check its hints against, the captain's own first.
 
     held-out: every loaded matrix but those the agent reads (its own and its
-    backoff), and none backing off to the agent's, so that cross-play measures
-    an unknown partner (in self-play the agent's matrix is the captain's own);
+    backoff), and none, the captain's own included, backing off to one of them,
+    so that cross-play measures an unknown partner (in self-play the agent's
+    matrix is the captain's own, kept whole);
     all: every loaded matrix; own: the captain's matrix only.
     """
     own = weights[captain.initializer]
@@ -139,8 +140,13 @@ def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list
     if policy == "all":
         return [own, *others]
     read = weights[agent.initializer].reads()
-    return [own, *(w if w.backoff is None or w.backoff.name not in read else w.without_backoff()
-                   for w in others if w.name not in read)]
+
+    def alone(w):
+        return w if w.backoff is None or w.backoff.name not in read else w.without_backoff()
+
+    # In self-play the agent is the captain's own matrix, backoff and all.
+    first = own if captain.initializer == agent.initializer else alone(own)
+    return [first, *(alone(w) for w in others if w.name not in read)]
 
 
 def guess(agent, board: Board, hint, guessed: int, rng: np.random.Generator, team: Color):

@@ -568,10 +568,8 @@ class ExpectedCaptain(Captain):
     def expected(self, situation: Situation, partner: Weights, chosen: np.ndarray,
                  risk: float) -> np.ndarray:
         """Expected value of each chosen hint for counts 1..depth under one partner's weights."""
-        if partner is self.weights:
-            w = situation.weights[chosen]
-        else:
-            w = partner.hint_rows([self.weights.hints[i] for i in chosen], situation.words)
+        # As the partner's agent reads them, backoff included, even for the captain's own matrix.
+        w = partner.hint_rows([self.weights.hints[i] for i in chosen], situation.words)
         rng = np.random.default_rng(self.seed)  # common random numbers: fair between hints
         noise = rng.gumbel(size=(self.samples, 1, w.shape[1])).astype(np.float32)
         order = np.argsort(-(w[None] / self.temperature + noise), axis=2)   # (S, n, cards)
