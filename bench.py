@@ -743,8 +743,11 @@ def markdown(report: dict) -> str:
     if h["cross_all"] is None:
         lines += ["", "No cross-play pairs in this run (one initializer only): the numbers above are "
                   "self-play and flatter the AI."]
-    lines += ["", "Combined matrices are made of base ones, so some cross-play pairs share a source "
-              "(e.g. combined and association); the rows 'sharing no source' leave those out."]
+    shared = ("Combined matrices are made of base ones, and every matrix but SBERT's backs off to "
+              "SBERT, so some cross-play pairs share a source (e.g. combined and association)")
+    lines += ["", f"{shared}; the rows 'sharing no source' leave those out." if h["cross_disjoint"]
+              else f"{shared}: here every cross-play pair shares one, so there is no row of pairs "
+                   "sharing no source."]
     lines += ["", *targets(h), ""]
     mats = m["single_team"]["matrices"]
     lines += ["## Matrices side by side (single team)", "",

@@ -262,6 +262,7 @@ def test_quick_run_writes_a_consistent_report(tiny, tmp_path):
     assert head["cross_all"]["pairs"] == len(pairs) // 2 and head["cross_all"]["games"] == len(pairs)
     assert head["cross_all"]["illegal"] == 0
     assert head["cross_disjoint"] == head["cross_all"]   # the two tiny matrices share no source
+    assert "the rows 'sharing no source' leave those out" in md
     cross = [p for p in pairs if p["cross"]]
     assert head["cross_all"]["win_rate"]["value"] == pytest.approx(
         np.mean([p["win_rate"]["value"] for p in cross]))
@@ -270,6 +271,19 @@ def test_quick_run_writes_a_consistent_report(tiny, tmp_path):
     teams = report["two_team"]["teams"]
     assert len(teams) == 2 * len(captains) * len(agents) and all(t["games"] == 4 for t in teams)
     assert set(report["speed"]["hint"]) == {p["captain"] for p in pairs}
+
+
+def test_a_report_without_disjoint_pairs_says_so(tiny, tmp_path, monkeypatch):
+    made, words_file = tiny
+    monkeypatch.setattr(datasets, "parts_of", lambda name: [] if name == "corpus" else ["corpus"])
+    out = tmp_path / "out"
+    assert bench.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
+                       "--captains", "cumsum", "--agents", "greedy", "--no-two-team",
+                       "--out", str(out)]) == 0
+    assert json.loads((out / "benchmark.json").read_text())["single_team"]["headline"][
+        "cross_disjoint"] is None
+    md = (out / "benchmark.md").read_text()
+    assert "there is no row of pairs sharing no source" in md and "leave those out" not in md
 
 
 def test_the_same_seeds_give_the_same_games(tiny):
