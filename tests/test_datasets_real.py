@@ -96,5 +96,5 @@ def test_a_second_launch_reads_every_cache(built, monkeypatch):
     monkeypatch.setattr(Catalog, "_build", no_build)
     monkeypatch.setattr(datasets, "train_fasttext", no_build)
     again = Catalog(sources=built.sources, cache_dir=built.cache_dir)
-    for name in INITIALIZERS:
-        np.testing.assert_array_equal(again.weights(name).matrix, built.weights(name).matrix)
+    for name in INITIALIZERS:   # tables: a catalog's weights may have grown columns for new words
+        np.testing.assert_array_equal(again.table(name).matrix, built.table(name).matrix)
