@@ -1187,7 +1187,6 @@ COMBINED: dict[str, dict[str, float]] = {
 # Mediated association over another initializer.
 DOUBLE_LINK: dict[str, str] = {"double_link": "direct"}
 
-
 DEFAULT_INITIALIZER = "combined"
 # SBERT knows every word. Inside a combination it weighs the board words that none of the parts
 # knows; and a combination reads a human's hint outside the vocabulary with SBERT beside it,
