@@ -108,11 +108,11 @@ TOY = "Ship sea. Sea ship boat.\n\nBoat sea"
 HINTS = ("boat", "sea", "ship")
 
 
-def test_neighbour_counts_are_exact():
+def assert_pair_counts(count, expected: dict[tuple[str, str], int]) -> None:
+    """`count(corpus, HINTS)` over TOY holds exactly these symmetric pair counts and nothing else."""
     corpus = lemmatise([TOY])
-    counts = neighbour_counts(corpus, HINTS).toarray()
+    counts = count(corpus, HINTS).toarray()
     column = {w: corpus.index[w] for w in HINTS}
-    expected = {("ship", "sea"): 2, ("ship", "boat"): 1, ("boat", "sea"): 1}
     for (a, b), n in expected.items():
         assert counts[HINTS.index(a), column[b]] == n
         assert counts[HINTS.index(b), column[a]] == n
@@ -120,15 +120,12 @@ def test_neighbour_counts_are_exact():
     assert all(counts[i, column[h]] == 0 for i, h in enumerate(HINTS))  # never a word with itself
 
 
+def test_neighbour_counts_are_exact():
+    assert_pair_counts(neighbour_counts, {("ship", "sea"): 2, ("ship", "boat"): 1, ("boat", "sea"): 1})
+
+
 def test_sentence_counts_are_exact():
-    corpus = lemmatise([TOY])
-    counts = sentence_counts(corpus, HINTS).toarray()
-    column = {w: corpus.index[w] for w in HINTS}
-    expected = {("ship", "sea"): 2, ("ship", "boat"): 1, ("boat", "sea"): 2}
-    for (a, b), n in expected.items():
-        assert counts[HINTS.index(a), column[b]] == n
-        assert counts[HINTS.index(b), column[a]] == n
-    assert counts.sum() == 2 * sum(expected.values())
+    assert_pair_counts(sentence_counts, {("ship", "sea"): 2, ("ship", "boat"): 1, ("boat", "sea"): 2})
 
 
 def test_sentence_counts_count_a_pair_once_per_sentence():
