@@ -1314,10 +1314,6 @@ class Catalog:
                                                 extender=extender, backoff=backoff)
         return weights
 
-    def adopt(self, weights: Weights) -> None:
-        """Serve these already loaded weights for their name, rather than loading them again."""
-        self._weights[weights.name] = weights
-
     def table(self, name: str) -> Table:
         """The table of an initializer: from cache when fresh, else built and cached."""
         name = canonical(name)
@@ -1736,21 +1732,18 @@ def load_weights(name: str | None = None, sources: Path | None = None,
     available one. A missing source leaves its initializer out with one line on
     stderr; asking by name for one whose source is missing raises MissingSource.
     """
-    catalog = Catalog(hints, words, sources=sources, cache_dir=cache_dir, sbert_model=sbert_model,
-                      fasttext_model=fasttext_model, rebuild=rebuild)
-    chosen = canonical(name) if name else catalog.default()
-    for line in catalog.report_missing(chosen if name else DEFAULT_INITIALIZER):
-        warn(line)
-    if rebuild is not None:
-        for other in sorted(catalog.rebuild - {"corpus"}, key=INITIALIZERS.index):
-            if catalog.missing(other) is None:
-                catalog.table(other)
-    return catalog.weights(chosen)
+    return _open(name, Catalog(hints, words, sources=sources, cache_dir=cache_dir,
+                               sbert_model=sbert_model, fasttext_model=fasttext_model,
+                               rebuild=rebuild))
 
 
-def load_partners(weights: Weights, sources: Path | None = None, sbert_model: str | None = None,
-                  fasttext_model: Path | None = None, cache_dir: Path | None = None) -> list[Weights]:
-    """Every other available initializer's weights, for the expected captain to check its
+def load_with_partners(name: str | None = None, sources: Path | None = None,
+                       sbert_model: str | None = None, rebuild: list[str] | None = None,
+                       hints: Sequence[str] | None = None, words: Sequence[str] | None = None,
+                       fasttext_model: Path | None = None, cache_dir: Path | None = None
+                       ) -> tuple[Weights, list[Weights]]:
+    """`load_weights`, and every other available initializer's weights from the same catalog
+    (which has read most of their tables already), for the expected captain to check its
     hints against, so that they work for agents unlike itself.
 
     All of them, sparse ones too: on the tuning boards, with partners it had never
@@ -1758,13 +1751,24 @@ def load_partners(weights: Weights, sources: Path | None = None, sbert_model: st
     and 55% checking the dense ones alone (SBERT, fastText): a hint must then be
     known, and safe, in many minds.
     """
-    catalog = Catalog(sources=sources, cache_dir=cache_dir, sbert_model=sbert_model,
-                      fasttext_model=fasttext_model)
-    if weights.backoff is not None:
-        catalog.adopt(weights.backoff)
+    catalog = Catalog(hints, words, sources=sources, cache_dir=cache_dir, sbert_model=sbert_model,
+                      fasttext_model=fasttext_model, rebuild=rebuild)
+    weights = _open(name, catalog)
     partners = []
-    for name in INITIALIZERS:
-        if name != weights.name and catalog.missing(name) is None:
+    for other in INITIALIZERS:
+        if other != weights.name and catalog.missing(other) is None:
             with contextlib.suppress(MissingSource):   # a source found unreadable: left out, said
-                partners.append(catalog.weights(name))
-    return partners
+                partners.append(catalog.weights(other))
+    return weights, partners
+
+
+def _open(name: str | None, catalog: Catalog) -> Weights:
+    """The weights of `name` (default: the best available) from a catalog, after reporting
+    what is missing and rebuilding what the catalog was asked to rebuild."""
+    chosen = canonical(name) if name else catalog.default()
+    for line in catalog.report_missing(chosen if name else DEFAULT_INITIALIZER):
+        warn(line)
+    for other in sorted(catalog.rebuild - {"corpus"}, key=INITIALIZERS.index):
+        if catalog.missing(other) is None:
+            catalog.table(other)
+    return catalog.weights(chosen)

@@ -209,16 +209,19 @@ def load_ai(args: argparse.Namespace, board_words: list[str]) -> AI:
 
     options = {"sources": args.sources, "sbert_model": args.sbert_model, "rebuild": args.rebuild,
                "fasttext_model": getattr(args, "fasttext_model", None)}
+    captain = args.captain or DEFAULT_CAPTAIN
+
+    def load(name: str | None, **options) -> tuple:
+        if captain == ExpectedCaptain.name:   # the one strategy that checks hints against partners
+            return datasets.load_with_partners(name, **options)
+        return datasets.load_weights(name, **options), []
+
     try:
-        weights = datasets.load_weights(args.initializer, **options)
+        weights, partners = load(args.initializer, **options)
     except datasets.MissingSource as missing:   # asked by name, but its source is not there
         warn(f"{missing}; playing with the best available initializer instead")
-        weights = datasets.load_weights(None, **{**options, "rebuild": None})
+        weights, partners = load(None, **{**options, "rebuild": None})
     weights.add_words(board_words)
-    captain = args.captain or DEFAULT_CAPTAIN
-    partners = []
-    if captain == ExpectedCaptain.name:   # the one strategy that checks hints against partners
-        partners = datasets.load_partners(weights, **{k: v for k, v in options.items() if k != "rebuild"})
     return AI(weights, captain, args.agent or DEFAULT_AGENT, partners)
 
 

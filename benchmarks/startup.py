@@ -112,8 +112,8 @@ def measure_hints(games: int) -> tuple[str, list[float], list[float]]:
     from model import AI, HintFilter
     from players import AIAgent, AICaptain, Game, Team
 
-    weights = datasets.load_weights()
-    ai = AI(weights, partners=datasets.load_partners(weights))   # as `python main.py` builds it
+    weights, partners = datasets.load_with_partners()
+    ai = AI(weights, partners=partners)   # as `python main.py` builds it
     every, first = [], []
     for seed in range(games):
         banned = getattr(HintFilter.banned, "cache_clear", None)

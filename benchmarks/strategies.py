@@ -59,8 +59,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import datasets
 
-    weights = datasets.load_weights(args.initializer, sources=args.sources)
-    partners = datasets.load_partners(weights, sources=args.sources)   # as the game's captain has
+    weights, partners = datasets.load_with_partners(args.initializer, sources=args.sources)
     ai = AI(weights, partners=partners)
     rng = np.random.default_rng(2024)
     boards = [Board.random(board_words(), rng) for _ in range(args.boards)]

@@ -469,6 +469,18 @@ def test_every_matrix_but_sberts_backs_off_to_sbert(tmp_path):
     assert not association.own_row(silent, WORDS5).any()
 
 
+def test_partners_are_every_other_available_matrix_from_one_catalog(tmp_path):
+    make_sources(tmp_path / "sources")
+    vec = write_vec(tmp_path / "v.vec")
+    weights, partners = datasets.load_with_partners(
+        None, sources=tmp_path / "sources", cache_dir=tmp_path / "cache", hints=HINTS5, words=WORDS5,
+        fasttext_model=vec)
+    assert weights.name == "combined"
+    assert [p.name for p in partners] == [n for n in datasets.INITIALIZERS if n != "combined"]
+    sbert = partners[0]
+    assert weights.backoff is sbert and all(p.backoff is sbert for p in partners[1:])
+
+
 def test_unknown_initializer_and_missing_source_errors(tmp_path):
     (tmp_path / "sources").mkdir()
     with pytest.raises(ValueError, match="unknown initializer 'nope'"):
