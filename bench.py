@@ -115,9 +115,11 @@ def accepts(function: Callable, parameter: str) -> bool:
 
 PARTNER_POLICIES = ("held-out", "all", "own")
 PARTNER_TEXT = {
-    "held-out": "its own and every other loaded matrix except those its agent reads (the agent's, "
-                "and SBERT where the agent's matrix backs off to it), none of them backing off to "
-                "the agent's, so cross-play measures a partner the captain has never seen.",
+    "held-out": "in cross-play, its own and every other loaded matrix except those its agent reads "
+                "(the agent's, and SBERT where the agent's matrix backs off to it), none of them "
+                "backing off to the agent's, so cross-play measures a partner the captain has never "
+                "seen; in self-play none, for its agent is its twin, whose reading it knows (as in "
+                "the game's AI teams).",
     "all": "every loaded matrix, the agent's included (as in a game where all are available); "
            "this flatters cross-play.",
     "own": "its own matrix only.",
@@ -127,10 +129,10 @@ PARTNER_TEXT = {
 def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list:
     """The matrices a captain may check its hints against, the captain's own first.
 
-    held-out: every loaded matrix but those the agent reads (its own and its
-    backoff), and none, the captain's own included, backing off to one of them,
-    so that cross-play measures an unknown partner (in self-play the agent's
-    matrix is the captain's own, kept whole);
+    held-out: in cross-play, every loaded matrix but those the agent reads
+    (its own and its backoff), and none, the captain's own included, backing
+    off to one of them, so that cross-play measures an unknown partner; in
+    self-play none, for the agent is the captain's twin, as in a game's AI team;
     all: every loaded matrix; own: the captain's matrix only.
     """
     own = weights[captain.initializer]
@@ -139,14 +141,14 @@ def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list
     others = [w for name, w in weights.items() if name != captain.initializer]
     if policy == "all":
         return [own, *others]
+    if captain.initializer == agent.initializer:
+        return []
     read = weights[agent.initializer].reads()
 
     def alone(w):
         return w if w.backoff is None or w.backoff.name not in read else w.without_backoff()
 
-    # In self-play the agent is the captain's own matrix, backoff and all.
-    first = own if captain.initializer == agent.initializer else alone(own)
-    return [first, *(alone(w) for w in others if w.name not in read)]
+    return [alone(own), *(alone(w) for w in others if w.name not in read)]
 
 
 def guess(agent, board: Board, hint, guessed: int, rng: np.random.Generator, team: Color):

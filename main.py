@@ -119,7 +119,8 @@ def make_team(color: Color, kind: str, ai, terminal: ConsoleTerminal) -> Team | 
     if kind == "auto":
         return AutoTeam(color)
     captain_kind, agent_kind = kind.split(":")
-    captain = HumanCaptain(terminal) if captain_kind == "human" else AICaptain(ai.captain())
+    twin = agent_kind == "ai"   # the AI captain then knows how its agent reads a hint
+    captain = HumanCaptain(terminal) if captain_kind == "human" else AICaptain(ai.captain(twin))
     agent = HumanAgent(terminal) if agent_kind == "human" else AIAgent(ai.agent())
     return Team(color, captain, agent, label=kind)
 

@@ -510,7 +510,7 @@ class ClusterCaptain(Captain):
 
 
 class ExpectedCaptain(Captain):
-    """Choose the hint with the most own cards expected from an agent that is not its twin.
+    """Choose the hint with the most own cards expected from its agent, known or unknown.
 
     The agent is simulated: it ranks the face-down cards by its own weights
     plus Gumbel noise of scale `temperature` (a Plackett-Luce softmax agent)
@@ -519,20 +519,25 @@ class ExpectedCaptain(Captain):
     expected cost of the card that ends the turn: a neutral, an opponent's
     card, or the assassin, which loses the game. Each hint is scored under
     every partner matrix; it keeps a blend of its worst and its mean score
-    (`caution`), so it must work for all of them. The captain dares more
-    when behind and plays safer when ahead.
+    (`caution`), so it must work for all of them. With no partners its agent
+    is its twin, reading the captain's own matrix greedily, so it is
+    simulated alone with the small `twin_temperature`: the captain knows
+    what its twin will do and asks for more. The captain dares more when
+    behind and plays safer when ahead.
     """
 
     name = "expected"
 
     def __init__(self, weights: Weights, partners: Sequence[Weights] = (),
-                 temperature: float = 0.02, samples: int = 48, candidates: int = 200,
+                 temperature: float = 0.02, twin_temperature: float = 0.002,
+                 samples: int = 48, candidates: int = 200,
                  neutral_cost: float = 0.3, opponent_cost: float = 1.0,
                  assassin_cost: float = 8.0, max_count: int = 4, seed: int = 0,
                  caution: float = 0.5):
         super().__init__(weights, max_count)
         self.partners = list(partners) or [weights]
-        self.temperature, self.samples, self.candidates = temperature, samples, candidates
+        self.temperature = temperature if partners else twin_temperature
+        self.samples, self.candidates = samples, candidates
         self.costs = {NEUTRAL: neutral_cost, ASSASSIN: assassin_cost}
         self.opponent_cost = opponent_cost
         self.seed = seed
@@ -706,6 +711,7 @@ class AI:
 
     `partners` are other initializers' weights that the expected captain
     checks its hints against, so that they work for agents unlike itself.
+    A captain whose agent is this AI's own (`twin`) plans for that agent alone.
     """
 
     weights: Weights
@@ -718,9 +724,11 @@ class AI:
             if name not in known:
                 raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(known)}")
 
-    def captain(self) -> Captain:
+    def captain(self, twin: bool = False) -> Captain:
+        """A captain; `twin` when its agent is this AI's `agent()`, whose reading it then knows."""
         if self.captain_strategy == ExpectedCaptain.name:
-            return ExpectedCaptain(self.weights, partners=[self.weights, *self.partners])
+            partners = [] if twin else [self.weights, *self.partners]
+            return ExpectedCaptain(self.weights, partners=partners)
         return CAPTAINS[self.captain_strategy](self.weights)
 
     def agent(self) -> Agent:

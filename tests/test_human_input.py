@@ -16,7 +16,7 @@ from test_rules import KEY, WORDS
 
 import main
 from board import BLUE, RED, Board, Color
-from model import Hint, hint_problem
+from model import AI, Hint, hint_problem
 from players import MAX_INPUT, AutoTeam, Game, HumanAgent, HumanCaptain, QuitGame, Team, did_you_mean
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -272,3 +272,15 @@ def test_a_human_captain_sees_the_board_once_per_turn():
     before_prompt = out.split("red captain, your hint> ")[0]
     word = dealt_board(1).words[0].upper()
     assert before_prompt.count(word) == 1 and "(captain's view)" in before_prompt
+
+
+def test_an_ai_captain_plans_for_its_own_ai_agent_not_for_a_person():
+    import test_model
+
+    ai = AI(test_model.weights(), "expected", "greedy")
+    game = Game(test_model.board(), {RED: main.make_team(RED, "ai:ai", ai, FakeTerminal()),
+                                     BLUE: AutoTeam(BLUE)}, seed=0)
+    # Its twin surely puts BEACH before the assassin; a person may not, so that team hears FRUIT.
+    assert game.teams[RED].captain.give_hint(game) == Hint("ocean", 3)
+    game.teams[RED] = main.make_team(RED, "ai:human", ai, FakeTerminal())
+    assert game.teams[RED].captain.give_hint(game) == Hint("fruit", 2)
