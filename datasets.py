@@ -911,6 +911,12 @@ class HintReader:
         return _within_one((own + np.float32(self.weight) * other) * np.float32(total / max(cover, 1e-9)))
 
 
+def _lengths(columns: np.ndarray) -> np.ndarray:
+    """Each column's Euclidean length, 1 for an empty column (whose products are 0 anyway)."""
+    lengths = np.linalg.norm(np.asarray(columns, dtype=np.float32), axis=0)
+    return np.where(lengths > 0, lengths, np.float32(1.0))
+
+
 def _within_one(row: np.ndarray) -> np.ndarray:
     """A row brought into [0, 1] by rescaling, not clipping, so that its order survives."""
     peak = float(row.max()) if row.size else 0.0
@@ -918,7 +924,11 @@ def _within_one(row: np.ndarray) -> np.ndarray:
 
 
 class DoubleLinkTable(Table):
-    """Mediated association: weight(A, C) = Σ_B inner(A, B) · inner(B, C) over every hint B.
+    """Mediated association: weight(A, C) = Σ_B inner(A, B) · inner(B, C) / ‖inner(·, C)‖.
+
+    The sum runs over every hint B. Dividing by the length of C's own links
+    keeps a hub, a word linked to everything (KING, STABLE), from topping
+    every hint's row: A must point along C's links, not merely at many of them.
 
     The hint × hint block of the inner table is computed once (in chunks, with a
     progress bar) and cached beside the matrix as a sparse matrix (the inner
@@ -947,10 +957,12 @@ class DoubleLinkTable(Table):
             sparse.csr_matrix((0, 0), dtype=np.float32)
 
     def raw_columns(self, words: Sequence[str]) -> np.ndarray:
-        return np.asfortranarray(self.hint_block() @ self.inner.columns(words))
+        inner = self.inner.columns(words)
+        return np.asfortranarray(self.hint_block() @ inner / _lengths(inner))
 
     def raw_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
-        return self.inner.row(hint, self.hints) @ self.inner.columns(words)
+        inner = self.inner.columns(words)
+        return self.inner.row(hint, self.hints) @ inner / _lengths(inner)
 
     def state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         # float16 weights and int16 column indices halve the file that the first new word loads
@@ -1387,7 +1399,7 @@ class Catalog:
             fallback = self.sbert_model if self.missing(FALLBACK) is None else None
             return {"parts": weights, "fallback": fallback, "renormalise": "by typical mass"}
         if name in DOUBLE_LINK:
-            return {"inner": DOUBLE_LINK[name]}
+            return {"inner": DOUBLE_LINK[name], "columns": "divided by their inner links' length"}
         return {}
 
     def _expected(self, name: str, parts: dict[str, Table]) -> dict[str, Any]:

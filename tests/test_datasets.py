@@ -248,10 +248,24 @@ def test_double_link_against_a_dense_reference():
     for a in range(4):
         for k, target in enumerate(("x", "y", "c")):
             c = words.index(target)
-            reference[a, k] = sum(inner_weights[a, b] * inner_weights[b, c] for b in range(4))
+            length = np.linalg.norm(inner_weights[:, c])
+            reference[a, k] = sum(inner_weights[a, b] * inner_weights[b, c] for b in range(4)) / length
     reference[hints.index("c"), 2] = 0                  # nor linked to itself
     np.testing.assert_allclose(link.matrix, reference / reference.max(), rtol=1e-5)
     assert link.matrix.max() == pytest.approx(1.0)
+
+
+def test_double_link_does_not_let_a_hub_top_every_row():
+    hints = ("a", "b", "c", "d")
+    words = (*hints, "hub", "x")
+    dense = np.zeros((4, 6))
+    dense[0, 1] = 1.0            # a → b
+    dense[:, 4] = 0.9            # every hint → hub
+    dense[1, 5] = 0.8            # b → x only
+    link = DoubleLinkTable("link", hints, sparse_table("inner", hints, words, dense)).finish(["hub", "x"])
+    # Unnormalised, a reaches the hub (1·0.9) before x (1·0.8) through b; x's links point at b alone.
+    hub, x = link.matrix[0]
+    assert x > hub > 0
 
 
 class Fixed(Table):
