@@ -83,6 +83,17 @@ def test_cache_is_rebuilt_when_the_words_change(tmp_path, count_encodes):
     assert count_encodes == [11, 11, 10, 10]
 
 
+def test_cache_is_rebuilt_when_the_phrasings_change(tmp_path, count_encodes, monkeypatch):
+    tiny(tmp_path)
+    monkeypatch.setattr(datasets, "SBERT_TEMPLATES", ("{}",))
+    bare = tiny(tmp_path)
+    assert count_encodes == [11, 11]
+    # one bare phrasing is the model's own embedding of the word
+    model = datasets.load_sbert()
+    sea, ocean = model.encode(["sea", "ocean"], normalize_embeddings=True)
+    assert bare.hint_row("sea", ["ocean"])[0] * bare.extender.scale == pytest.approx(sea @ ocean, abs=1e-4)
+
+
 def test_corrupt_cache_is_rebuilt_with_a_notice(tmp_path, count_encodes, capsys):
     tiny(tmp_path)
     path = tmp_path / "sbert.npy"
