@@ -171,7 +171,9 @@ def play(args: argparse.Namespace) -> int:
     terminal = ConsoleTerminal(renderer)
     needs_ai = any(k != "auto" and "ai" in k.split(":") for k in kinds.values())
     try:
-        ai = load_ai(args, board.words) if needs_ai else None
+        # An AI captain guessed for by a person checks its hints against every matrix.
+        unknown_agents = any(k == "ai:human" for k in kinds.values())
+        ai = load_ai(args, board.words, partners=unknown_agents) if needs_ai else None
     except (OSError, ValueError, RuntimeError) as error:   # a bad flag or a missing model
         warn(f"cannot build the AI: {error}")
         return 2
@@ -204,8 +206,12 @@ def spectate(event, game: Game, renderer: Renderer) -> None:
         renderer.write(renderer.board(game.board, captain=True))
 
 
-def load_ai(args: argparse.Namespace, board_words: list[str]) -> AI:
-    """The AI players' weights and strategies, as the flags choose them."""
+def load_ai(args: argparse.Namespace, board_words: list[str], partners: bool = True) -> AI:
+    """The AI players' weights and strategies, as the flags choose them.
+
+    `partners=False` when no AI captain will have an agent other than its twin:
+    the other matrices are then not loaded, as no captain would check hints against them.
+    """
     import datasets
 
     options = {"sources": args.sources, "sbert_model": args.sbert_model, "rebuild": args.rebuild,
@@ -213,7 +219,7 @@ def load_ai(args: argparse.Namespace, board_words: list[str]) -> AI:
     captain = args.captain or DEFAULT_CAPTAIN
 
     def load(name: str | None, **options) -> tuple:
-        if captain == ExpectedCaptain.name:   # the one strategy that checks hints against partners
+        if partners and captain == ExpectedCaptain.name:   # the one strategy that checks partners
             return datasets.load_with_partners(name, **options)
         return datasets.load_weights(name, **options), []
 
