@@ -1684,10 +1684,11 @@ SBERT_TEMPLATES = ("the word {}", "This is about {}.")
 
 def sbert_encode(sbert, words: Sequence[str], batch_size: int = 128) -> np.ndarray:
     """Unit vectors of words: the normalised mean of their SBERT_TEMPLATES phrases' embeddings."""
+    if not words:
+        return np.zeros((0, sbert.get_sentence_embedding_dimension()), dtype=np.float32)
     total = sum(sbert.encode([t.format(w) for w in words], batch_size=batch_size,
                              convert_to_numpy=True, normalize_embeddings=True,
-                             show_progress_bar=False) for t in SBERT_TEMPLATES)
-    total = np.asarray(total, dtype=np.float32).reshape(len(words), -1)
+                             show_progress_bar=False) for t in SBERT_TEMPLATES).astype(np.float32)
     return total / np.maximum(np.linalg.norm(total, axis=1, keepdims=True), np.float32(1e-9))
 
 
@@ -1733,7 +1734,7 @@ def _encode_with_progress(words: list[str], model: str) -> np.ndarray:
     for start in tqdm(range(0, len(words), batch), desc="sbert: encoding words", unit="batch",
                       file=sys.stderr, leave=False):
         parts.append(sbert_encode(sbert, words[start:start + batch]))
-    return np.vstack(parts).astype(np.float32)
+    return np.vstack(parts)
 
 
 # --- choosing an initializer --------------------------------------------------------
