@@ -113,13 +113,16 @@ def accepts(function: Callable, parameter: str) -> bool:
         return False
 
 
-PARTNER_POLICIES = ("held-out", "all", "own")
+PARTNER_POLICIES = ("held-out", "disjoint", "all", "own")
 PARTNER_TEXT = {
     "held-out": "in cross-play, its own and every other loaded matrix except those its agent reads "
                 "(the agent's, and SBERT where the agent's matrix backs off to it), none of them "
                 "backing off to the agent's, so cross-play measures a partner the captain has never "
                 "seen; in self-play none, for its agent is its twin, whose reading it knows (as in "
                 "the game's AI teams).",
+    "disjoint": "as held-out, and no combination made from a matrix its agent reads either "
+                "(with SBERT in the recipe, every agent reads it as its backoff, so no combination "
+                "is a partner): cross-play against a partner whose sources the captain never reads.",
     "all": "every loaded matrix, the agent's included (as in a game where all are available); "
            "this flatters cross-play.",
     "own": "its own matrix only.",
@@ -133,7 +136,9 @@ def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list
     (its own and its backoff), and none, the captain's own included, backing
     off to one of them, so that cross-play measures an unknown partner; in
     self-play none, for the agent is the captain's twin, as in a game's AI team;
-    all: every loaded matrix; own: the captain's matrix only.
+    disjoint: as held-out, and no matrix made from one that the agent reads
+    either (a combination that holds it); all: every loaded matrix; own: the
+    captain's matrix only.
     """
     own = weights[captain.initializer]
     if policy == "own":
@@ -148,6 +153,9 @@ def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list
     def alone(w):
         return w if w.backoff is None or w.backoff.name not in read else w.without_backoff()
 
+    if policy == "disjoint":
+        read = frozenset().union(*map(leaves, read))
+        return [alone(own), *(alone(w) for w in others if not leaves(w.name) & read)]
     return [alone(own), *(alone(w) for w in others if w.name not in read)]
 
 
@@ -593,15 +601,15 @@ def analyse(solo: dict[tuple[Spec, Spec], list[SoloResult]], default_pair: tuple
 def base_sources(weights: dict) -> dict[str, frozenset[str]]:
     """Each initializer's base initializers, through datasets.parts_of when it exists, and
     those of the matrix it backs off to."""
+    return {name: frozenset().union(*map(leaves, w.reads())) for name, w in weights.items()}
+
+
+def leaves(name: str) -> frozenset[str]:
+    """The base initializers a matrix is made from (itself, if it is one)."""
     import datasets
 
-    parts_of = getattr(datasets, "parts_of", lambda name: [])
-
-    def leaves(name: str) -> frozenset[str]:
-        parts = parts_of(name)
-        return frozenset().union(*map(leaves, parts)) if parts else frozenset({name})
-
-    return {name: frozenset().union(*map(leaves, w.reads())) for name, w in weights.items()}
+    parts = getattr(datasets, "parts_of", lambda name: [])(name)
+    return frozenset().union(*map(leaves, parts)) if parts else frozenset({name})
 
 
 def speed(solo: dict[tuple[Spec, Spec], list[SoloResult]]) -> dict:

@@ -205,6 +205,28 @@ def test_held_out_partners_never_read_the_agents_matrix():
     assert own.name == "b" and own.backoff is None
 
 
+def test_disjoint_partners_hold_nothing_the_agent_reads(monkeypatch):
+    recipes = {"mix": ["usf", "sbert"], "pair": ["usf", "corpus"]}
+    monkeypatch.setattr(datasets, "parts_of", lambda name: recipes.get(name, []))
+    sbert = weights_of("sbert")
+    weights = {name: weights_of(name, None if name == "sbert" else sbert)
+               for name in ("sbert", "usf", "corpus", "mix", "pair")}
+
+    def names(captain, agent, policy):
+        return [w.name for w in bench.partners_for(Spec("expected", captain), Spec("greedy", agent),
+                                                   weights, policy)]
+
+    # Held out by name, the mixes stay, though "mix" holds SBERT and "pair" holds USF.
+    assert names("corpus", "usf", "held-out") == ["corpus", "mix", "pair"]
+    # Disjoint drops every matrix made from what the agent reads: USF, and SBERT as its backoff.
+    assert names("corpus", "usf", "disjoint") == ["corpus"]
+    assert names("corpus", "sbert", "disjoint") == ["corpus", "usf", "pair"]
+    # The captain keeps its own matrix, without the backoff, whatever it is made from.
+    own = bench.partners_for(Spec("expected", "mix"), Spec("greedy", "usf"), weights, "disjoint")
+    assert [w.name for w in own] == ["mix", "corpus"] and own[0].backoff is None
+    assert names("usf", "usf", "disjoint") == []                                    # twins
+
+
 def test_base_sources_follow_the_recipes_and_the_backoff(monkeypatch):
     recipes = {"combined": ["direct", "double_link"], "direct": ["usf", "corpus"],
                "double_link": ["direct"]}
