@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
@@ -533,7 +533,7 @@ class ExpectedCaptain(Captain):
                  samples: int = 48, candidates: int = 200,
                  neutral_cost: float = 0.3, opponent_cost: float = 1.0,
                  assassin_cost: float = 8.0, max_count: int = 4, seed: int = 0,
-                 caution: float = 0.5):
+                 caution: float = 0.5, pool: bool = True):
         super().__init__(weights, max_count)
         self.partners = list(partners) or [weights]
         self.temperature = temperature if partners else twin_temperature
@@ -543,6 +543,9 @@ class ExpectedCaptain(Captain):
         self.seed = seed
         # 1: a hint is worth its worst partner's score; 0: their mean. Tuned on seeds 2000-2023.
         self.caution = caution
+        # Also simulate the hints its partners like best, not only its own matrix's: on tuning
+        # seeds 0-19 the score went 11.83 -> 11.27 held out, 14.92 -> 13.65 disjoint.
+        self.pool = pool
         self.prefilter = MarginCaptain(weights, margin=-1.0, max_count=max_count)
 
     def risk(self, board: Board, team: Color) -> float:
@@ -557,18 +560,32 @@ class ExpectedCaptain(Captain):
         return 1.0
 
     def score(self, situation: Situation, board: Board) -> np.ndarray:
-        quick = np.where(situation.legal[:, None], self.prefilter.score(situation, board), -np.inf)
-        best = quick.max(axis=1)
-        n = min(self.candidates, int(np.isfinite(best).sum()))
-        table = np.full((len(best), self.depth(situation)), -np.inf)
-        if n == 0:
+        chosen = self.shortlist(situation, board)
+        table = np.full((len(situation.legal), self.depth(situation)), -np.inf)
+        if len(chosen) == 0:
             return table
-        chosen = np.argpartition(-best, n - 1)[:n]
         risk = self.risk(board, situation.team)
         values = np.stack([self.expected(situation, partner, chosen, risk)
                            for partner in self.partners])
         table[chosen] = self.caution * values.min(axis=0) + (1 - self.caution) * values.mean(axis=0)
         return table
+
+    def shortlist(self, situation: Situation, board: Board) -> np.ndarray:
+        """The legal hints worth simulating: the `candidates` best by a quick margin score
+        under the captain's own matrix and, with `pool`, as many by its mean over the partners."""
+        def quick(view: Situation) -> np.ndarray:
+            return np.where(situation.legal, self.prefilter.score(view, board).max(axis=1), -np.inf)
+
+        best = quick(situation)
+        n = min(self.candidates, int(np.isfinite(best).sum()))
+        if n == 0:
+            return np.array([], dtype=int)
+        chosen = np.argpartition(-best, n - 1)[:n]
+        if not self.pool or len(self.partners) < 2:
+            return chosen
+        pooled = np.mean([quick(replace(situation, weights=p.board_matrix(situation.words)))
+                          for p in self.partners], axis=0)
+        return np.union1d(chosen, np.argpartition(-pooled, n - 1)[:n])
 
     def expected(self, situation: Situation, partner: Weights, chosen: np.ndarray,
                  risk: float) -> np.ndarray:

@@ -4,7 +4,18 @@ import numpy as np
 import pytest
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
-from model import AGENTS, AI, CAPTAINS, Agent, ExpectedCaptain, GreedyAgent, Hint, ThresholdAgent, Weights
+from model import (
+    AGENTS,
+    AI,
+    CAPTAINS,
+    Agent,
+    ExpectedCaptain,
+    GreedyAgent,
+    Hint,
+    Situation,
+    ThresholdAgent,
+    Weights,
+)
 
 # A small table: red owns five cards, two themes; the assassin SHARK sits near the sea theme.
 WORDS = ["whale", "ship", "beach", "apple", "pear", "piano", "cloud", "shark"]
@@ -86,6 +97,26 @@ def test_expected_captain_keeps_hints_that_work_for_every_partner():
     robust = ExpectedCaptain(weights(), partners=[weights(), partner]).give_hint(board(), RED)
     assert alone.hint.word == "fruit"
     assert robust.hint.word != "fruit"
+
+
+def test_expected_captain_also_simulates_the_hints_its_partners_like_best():
+    # Its own matrix barely links FRUIT to the pears and apples, and sees no assassin near
+    # "ocean"; its partner reads "ocean" close to SHARK and "fruit" as the clear hint.
+    own_matrix = MATRIX.copy()
+    own_matrix[0, 7] = 0.05
+    own_matrix[1, 3:5] = 0.3
+    own, partner = weights(own_matrix), weights()
+    situation = Situation.of(own, board(), RED)
+    fruit, ocean = HINTS.index("fruit"), HINTS.index("ocean")
+
+    def shortlist(pool):
+        captain = ExpectedCaptain(own, partners=[own, partner], candidates=1, pool=pool)
+        return set(captain.shortlist(situation, board()).tolist())
+
+    assert shortlist(pool=False) == {ocean}
+    assert shortlist(pool=True) == {ocean, fruit}
+    pooled = ExpectedCaptain(own, partners=[own, partner], candidates=1).give_hint(board(), RED)
+    assert pooled.hint == Hint("fruit", 2)
 
 
 def test_a_twin_captain_knows_its_agent_puts_beach_before_the_assassin():
