@@ -533,7 +533,7 @@ class ExpectedCaptain(Captain):
                  samples: int = 48, candidates: int = 200,
                  neutral_cost: float = 0.3, opponent_cost: float = 1.0,
                  assassin_cost: float = 8.0, max_count: int = 4, seed: int = 0,
-                 caution: float = 0.5, pool: bool = True):
+                 caution: float = 0.5, pool: bool = False):
         super().__init__(weights, max_count)
         self.partners = list(partners) or [weights]
         self.temperature = temperature if partners else twin_temperature
@@ -543,8 +543,8 @@ class ExpectedCaptain(Captain):
         self.seed = seed
         # 1: a hint is worth its worst partner's score; 0: their mean. Tuned on seeds 2000-2023.
         self.caution = caution
-        # Also simulate the hints its partners like best, not only its own matrix's: on tuning
-        # seeds 0-19 the score went 11.83 -> 11.27 held out, 14.92 -> 13.65 disjoint.
+        # `pool` also simulates the hints its partners like best. It helps captains on poor
+        # matrices and hurts the best one, `combined`: off (README, "Tried and left out").
         self.pool = pool
         self.prefilter = MarginCaptain(weights, margin=-1.0, max_count=max_count)
 

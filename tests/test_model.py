@@ -115,7 +115,7 @@ def test_expected_captain_also_simulates_the_hints_its_partners_like_best():
 
     assert shortlist(pool=False) == {ocean}
     assert shortlist(pool=True) == {ocean, fruit}
-    pooled = ExpectedCaptain(own, partners=[own, partner], candidates=1).give_hint(board(), RED)
+    pooled = ExpectedCaptain(own, partners=[own, partner], candidates=1, pool=True).give_hint(board(), RED)
     assert pooled.hint == Hint("fruit", 2)
 
 
