@@ -154,8 +154,8 @@ def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list
         return w if w.backoff is None or w.backoff.name not in read else w.without_backoff()
 
     if policy == "disjoint":
-        read = frozenset().union(*map(leaves, read))
-        return [alone(own), *(alone(w) for w in others if not leaves(w.name) & read)]
+        sources = frozenset().union(*map(leaves, read))
+        return [alone(own), *(alone(w) for w in others if not leaves(w.name) & sources)]
     return [alone(own), *(alone(w) for w in others if w.name not in read)]
 
 
