@@ -524,6 +524,10 @@ class ExpectedCaptain(Captain):
     simulated alone with the small `twin_temperature`: the captain knows
     what its twin will do and asks for more. The captain dares more when
     behind and plays safer when ahead.
+
+    It simulates the `candidates` hints that its own matrix likes best; when
+    none is worth `widen_below` cards, it also simulates those its partners
+    like best on average, as a hard card may need a hint its matrix misses.
     """
 
     name = "expected"
@@ -533,7 +537,7 @@ class ExpectedCaptain(Captain):
                  samples: int = 48, candidates: int = 200,
                  neutral_cost: float = 0.3, opponent_cost: float = 1.0,
                  assassin_cost: float = 8.0, max_count: int = 4, seed: int = 0,
-                 caution: float = 0.5, pool: bool = False):
+                 caution: float = 0.5, widen_below: float = 0.0):
         super().__init__(weights, max_count)
         self.partners = list(partners) or [weights]
         self.temperature = temperature if partners else twin_temperature
@@ -543,9 +547,9 @@ class ExpectedCaptain(Captain):
         self.seed = seed
         # 1: a hint is worth its worst partner's score; 0: their mean. Tuned on seeds 2000-2023.
         self.caution = caution
-        # `pool` also simulates the hints its partners like best. It helps captains on poor
-        # matrices and hurts the best one, `combined`: off (README, "Tried and left out").
-        self.pool = pool
+        # Always widening helps captains on poor matrices and hurts the best one, `combined`;
+        # widening only when its own hints fall short helps both (README, "Widening").
+        self.widen_below = widen_below
         self.prefilter = MarginCaptain(weights, margin=-1.0, max_count=max_count)
 
     def risk(self, board: Board, team: Color) -> float:
@@ -560,32 +564,36 @@ class ExpectedCaptain(Captain):
         return 1.0
 
     def score(self, situation: Situation, board: Board) -> np.ndarray:
-        chosen = self.shortlist(situation, board)
         table = np.full((len(situation.legal), self.depth(situation)), -np.inf)
+        own = self.shortlist(situation, board)
+        self.simulate(situation, board, own, table)
+        if len(self.partners) > 1 and not table.max() >= self.widen_below:
+            wider = self.shortlist(situation, board, views=[p.board_matrix(situation.words)
+                                                             for p in self.partners])
+            self.simulate(situation, board, np.setdiff1d(wider, own), table)
+        return table
+
+    def simulate(self, situation: Situation, board: Board, chosen: np.ndarray,
+                 table: np.ndarray) -> None:
+        """Fill the chosen hints' rows of `table` with their value over the partners."""
         if len(chosen) == 0:
-            return table
+            return
         risk = self.risk(board, situation.team)
         values = np.stack([self.expected(situation, partner, chosen, risk)
                            for partner in self.partners])
         table[chosen] = self.caution * values.min(axis=0) + (1 - self.caution) * values.mean(axis=0)
-        return table
 
-    def shortlist(self, situation: Situation, board: Board) -> np.ndarray:
-        """The legal hints worth simulating: the `candidates` best by a quick margin score
-        under the captain's own matrix and, with `pool`, as many by its mean over the partners."""
-        def quick(view: Situation) -> np.ndarray:
+    def shortlist(self, situation: Situation, board: Board,
+                  views: Sequence[np.ndarray] = ()) -> np.ndarray:
+        """The `candidates` legal hints worth simulating, best by a quick margin score: under
+        the captain's own matrix, or averaged over `views`, other matrices of the board."""
+        def quick(weights: np.ndarray) -> np.ndarray:
+            view = replace(situation, weights=weights)
             return np.where(situation.legal, self.prefilter.score(view, board).max(axis=1), -np.inf)
 
-        best = quick(situation)
+        best = np.mean([quick(w) for w in views], axis=0) if views else quick(situation.weights)
         n = min(self.candidates, int(np.isfinite(best).sum()))
-        if n == 0:
-            return np.array([], dtype=int)
-        chosen = np.argpartition(-best, n - 1)[:n]
-        if not self.pool or len(self.partners) < 2:
-            return chosen
-        pooled = np.mean([quick(replace(situation, weights=p.board_matrix(situation.words)))
-                          for p in self.partners], axis=0)
-        return np.union1d(chosen, np.argpartition(-pooled, n - 1)[:n])
+        return np.argpartition(-best, n - 1)[:n] if n else np.array([], dtype=int)
 
     def expected(self, situation: Situation, partner: Weights, chosen: np.ndarray,
                  risk: float) -> np.ndarray:

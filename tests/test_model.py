@@ -109,14 +109,20 @@ def test_expected_captain_also_simulates_the_hints_its_partners_like_best():
     situation = Situation.of(own, board(), RED)
     fruit, ocean = HINTS.index("fruit"), HINTS.index("ocean")
 
-    def shortlist(pool):
-        captain = ExpectedCaptain(own, partners=[own, partner], candidates=1, pool=pool)
-        return set(captain.shortlist(situation, board()).tolist())
+    captain = ExpectedCaptain(own, partners=[own, partner], candidates=1)
+    views = [own.board_matrix(situation.words), partner.board_matrix(situation.words)]
+    assert captain.shortlist(situation, board()).tolist() == [ocean]
+    assert captain.shortlist(situation, board(), views=views).tolist() == [fruit]
 
-    assert shortlist(pool=False) == {ocean}
-    assert shortlist(pool=True) == {ocean, fruit}
-    pooled = ExpectedCaptain(own, partners=[own, partner], candidates=1, pool=True).give_hint(board(), RED)
-    assert pooled.hint == Hint("fruit", 2)
+    def hint(widen_below: float) -> Hint:
+        return ExpectedCaptain(own, partners=[own, partner], candidates=1,
+                               widen_below=widen_below).give_hint(board(), RED).hint
+
+    # "ocean" 2 is worth 1.92 cards (the partner may read SHARK before a second target): a
+    # captain that wants 2 looks wider and finds "fruit" 2; one content with 1 keeps "ocean".
+    assert hint(widen_below=2.0) == Hint("fruit", 2)
+    assert hint(widen_below=1.0).word == "ocean"
+    assert hint(widen_below=-np.inf).word == "ocean"
 
 
 def test_a_twin_captain_knows_its_agent_puts_beach_before_the_assassin():
