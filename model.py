@@ -547,8 +547,8 @@ class ExpectedCaptain(Captain):
         self.seed = seed
         # 1: a hint is worth its worst partner's score; 0: their mean. Tuned on seeds 2000-2023.
         self.caution = caution
-        # Always widening helps captains on poor matrices and hurts the best one, `combined`;
-        # widening only when its own hints fall short helps both (README, "Widening").
+        # Below 0: only when every hint of its own risks more than it gains. It helps the
+        # captains on poor matrices more than it costs the best, `combined` (README, "Widening").
         self.widen_below = widen_below
         self.prefilter = MarginCaptain(weights, margin=-1.0, max_count=max_count)
 
