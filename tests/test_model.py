@@ -123,9 +123,6 @@ def test_expected_captain_also_simulates_the_hints_its_partners_like_best():
     assert hint(widen_below=2.0) == Hint("fruit", 2)
     assert hint(widen_below=1.0).word == "ocean"
     assert hint(widen_below=-np.inf).word == "ocean"
-    # A twin captain has no partners to widen to.
-    twin = ExpectedCaptain(own, candidates=1, widen_below=np.inf)
-    assert twin.give_hint(board(), RED).hint.word == "ocean"
 
 
 def test_a_twin_captain_knows_its_agent_puts_beach_before_the_assassin():
