@@ -599,8 +599,8 @@ def analyse(solo: dict[tuple[Spec, Spec], list[SoloResult]], default_pair: tuple
 
 
 def base_sources(weights: dict) -> dict[str, frozenset[str]]:
-    """Each initializer's base initializers, through datasets.parts_of when it exists, and
-    those of the matrix it backs off to."""
+    """Each initializer's base initializers, through datasets.parts_of, and those of the
+    matrix it backs off to."""
     return {name: frozenset().union(*map(leaves, w.reads())) for name, w in weights.items()}
 
 
@@ -608,7 +608,7 @@ def leaves(name: str) -> frozenset[str]:
     """The base initializers a matrix is made from (itself, if it is one)."""
     import datasets
 
-    parts = getattr(datasets, "parts_of", lambda name: [])(name)
+    parts = datasets.parts_of(name)
     return frozenset().union(*map(leaves, parts)) if parts else frozenset({name})
 
 

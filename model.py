@@ -567,7 +567,7 @@ class ExpectedCaptain(Captain):
         table = np.full((len(situation.legal), self.depth(situation)), -np.inf)
         own = self.shortlist(situation, board)
         self.simulate(situation, board, own, table)
-        if len(self.partners) > 1 and not table.max() >= self.widen_below:
+        if len(self.partners) > 1 and table.max() < self.widen_below:
             wider = self.shortlist(situation, board, views=[p.board_matrix(situation.words)
                                                              for p in self.partners])
             self.simulate(situation, board, np.setdiff1d(wider, own), table)
