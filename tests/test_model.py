@@ -8,6 +8,8 @@ from model import (
     AGENTS,
     AI,
     CAPTAINS,
+    WIDEN_DENSE,
+    WIDEN_SPARSE,
     Agent,
     ExpectedCaptain,
     GreedyAgent,
@@ -123,6 +125,19 @@ def test_expected_captain_also_simulates_the_hints_its_partners_like_best():
     assert hint(widen_below=2.0) == Hint("fruit", 2)
     assert hint(widen_below=1.0).word == "ocean"
     assert hint(widen_below=-np.inf).word == "ocean"
+
+
+def test_a_captain_whose_matrix_knows_every_hint_widens_later():
+    dense = weights()
+    silent_matrix = MATRIX.copy()
+    silent_matrix[HINTS.index("noise")] = 0.0              # a norm that never heard "noise"
+    sparse = weights(silent_matrix)
+    assert dense.knows_every_hint and not sparse.knows_every_hint
+    partner = weights()
+    assert ExpectedCaptain(dense, partners=[dense, partner]).widen_below == WIDEN_DENSE
+    assert ExpectedCaptain(sparse, partners=[sparse, partner]).widen_below == WIDEN_SPARSE
+    assert WIDEN_DENSE < WIDEN_SPARSE
+    assert ExpectedCaptain(dense, partners=[dense, partner], widen_below=0.5).widen_below == 0.5
 
 
 def test_a_twin_captain_knows_its_agent_puts_beach_before_the_assassin():
