@@ -527,7 +527,8 @@ class ExpectedCaptain(Captain):
     expected cost of the card that ends the turn: a neutral, an opponent's
     card, or the assassin, which loses the game. Each hint is scored under
     every partner matrix; it keeps a blend of its worst and its mean score
-    (`caution`), so it must work for all of them. With no partners its agent
+    (`caution`), so it must work for all of them, and it prices the assassin
+    at the partner most likely to turn it over. With no partners its agent
     is its twin, reading the captain's own matrix greedily, so it is
     simulated alone with the small `twin_temperature`: the captain knows
     what its twin will do and asks for more. The captain dares more when
@@ -593,9 +594,13 @@ class ExpectedCaptain(Captain):
         if len(chosen) == 0:
             return
         risk = self.risk(board, situation.team)
-        values = np.stack([self.expected(situation, partner, chosen, risk)
-                           for partner in self.partners])
-        table[chosen] = self.caution * values.min(axis=0) + (1 - self.caution) * values.mean(axis=0)
+        readings = [self.expected(situation, partner, chosen, risk) for partner in self.partners]
+        values = np.stack([value for value, _ in readings])
+        fatal = np.stack([chance for _, chance in readings])
+        # The costs of a miss that ends the turn are blended over the partners (`caution`); the
+        # assassin ends the game, so it is priced at the partner most likely to turn it over.
+        table[chosen] = (self.caution * values.min(axis=0) + (1 - self.caution) * values.mean(axis=0)
+                         - self.costs[ASSASSIN] * risk * fatal.max(axis=0))
 
     def shortlist(self, situation: Situation, board: Board,
                   views: Sequence[np.ndarray] = ()) -> np.ndarray:
@@ -610,8 +615,10 @@ class ExpectedCaptain(Captain):
         return np.argpartition(-best, n - 1)[:n] if n else np.array([], dtype=int)
 
     def expected(self, situation: Situation, partner: Weights, chosen: np.ndarray,
-                 risk: float) -> np.ndarray:
-        """Expected value of each chosen hint for counts 1..depth under one partner's weights."""
+                 risk: float) -> tuple[np.ndarray, np.ndarray]:
+        """For each chosen hint and count 1..depth, under one partner's weights: the expected
+        own cards less the expected cost of a miss that does not lose, and the chance of the
+        assassin."""
         # As the partner's agent reads them, backoff included, even for the captain's own matrix.
         w = partner.hint_rows([self.weights.hints[i] for i in chosen], situation.words)
         rng = np.random.default_rng(self.seed)  # common random numbers: fair between hints
@@ -619,16 +626,20 @@ class ExpectedCaptain(Captain):
         order = np.argsort(-(w[None] / self.temperature + noise), axis=2)   # (S, n, cards)
         own = situation.own[order]
         miss = np.where(own.all(axis=2), own.shape[2], np.argmin(own, axis=2))  # first non-own
+        missed_card = np.take_along_axis(order, np.minimum(miss, own.shape[2] - 1)[..., None],
+                                         axis=2)[..., 0]                  # (S, n)
         cost = np.array([self.cost(c, situation.team) for c in situation.colors], np.float32)
-        miss_cost = np.take_along_axis(cost[order], np.minimum(miss, own.shape[2] - 1)[..., None],
-                                       axis=2)[..., 0] * risk
+        assassin = situation.mask(ASSASSIN)
         depth = self.depth(situation)
         k = np.arange(1, depth + 1)
         found = np.minimum(miss[..., None], k)                    # (S, n, depth)
         missed = miss[..., None] < k
-        return (found - missed * miss_cost[..., None]).mean(axis=0)
+        fatal = missed & assassin[missed_card][..., None]
+        return ((found - (missed & ~fatal) * (cost[missed_card] * risk)[..., None]).mean(axis=0),
+                fatal.mean(axis=0))
 
     def cost(self, color: Color, team: Color) -> float:
+        """What a card of this colour costs when it ends the turn (the assassin: see `simulate`)."""
         return 0.0 if color is team else self.costs.get(color, self.opponent_cost)
 
 

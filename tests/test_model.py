@@ -127,6 +127,22 @@ def test_expected_captain_also_simulates_the_hints_its_partners_like_best():
     assert hint(widen_below=-np.inf).word == "ocean"
 
 
+def test_one_partner_in_twenty_that_would_find_the_assassin_rules_a_hint_out():
+    safe_matrix = MATRIX.copy()
+    safe_matrix[0, 7] = 0.05                  # SHARK no longer answers to "ocean"...
+    fatal_matrix = safe_matrix.copy()
+    fatal_matrix[0, 7] = 0.99                 # ...except for one partner, who reads it first
+    safe, fatal = weights(safe_matrix), weights(fatal_matrix)
+
+    def hint(partners) -> Hint:
+        return ExpectedCaptain(safe, partners=partners, caution=0.0).give_hint(board(), RED).hint
+
+    assert hint([safe] * 20) == Hint("ocean", 3)
+    # Going by the partners' mean (caution 0), the assassin would cost 1/21 of its price; it
+    # ends the game, so the captain prices it at the partner most likely to turn it over.
+    assert hint([safe] * 20 + [fatal]) == Hint("fruit", 2)
+
+
 def test_a_captain_whose_matrix_knows_every_hint_widens_later():
     dense = weights()
     silent_matrix = MATRIX.copy()
