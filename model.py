@@ -561,7 +561,7 @@ class ExpectedCaptain(Captain):
         # 1: a hint is worth its worst partner's score; 0: their mean. Tuned on seeds 2000-2023.
         self.caution = caution
         # Tuned on seeds 0-19: widening at 0 costs `combined` 5 points, at -1 it costs the
-        # sparse norms as much (README, "Widening").
+        # sparse norms as much (README, "Widening by matrix").
         if widen_below is None:
             widen_below = WIDEN_DENSE if weights.knows_every_hint else WIDEN_SPARSE
         self.widen_below = widen_below
