@@ -555,8 +555,8 @@ class ExpectedCaptain(Captain):
         self.partners = list(partners) or [weights]
         self.temperature = temperature if partners else twin_temperature
         self.samples, self.candidates = samples, candidates
-        self.costs = {NEUTRAL: neutral_cost, ASSASSIN: assassin_cost}
-        self.opponent_cost = opponent_cost
+        self.neutral_cost, self.opponent_cost = neutral_cost, opponent_cost
+        self.assassin_cost = assassin_cost
         self.seed = seed
         # 1: a hint is worth its worst partner's score; 0: their mean. Tuned on seeds 2000-2023.
         self.caution = caution
@@ -600,7 +600,7 @@ class ExpectedCaptain(Captain):
         # The costs of a miss that ends the turn are blended over the partners (`caution`); the
         # assassin ends the game, so it is priced at the partner most likely to turn it over.
         table[chosen] = (self.caution * values.min(axis=0) + (1 - self.caution) * values.mean(axis=0)
-                         - self.costs[ASSASSIN] * risk * fatal.max(axis=0))
+                         - self.assassin_cost * risk * fatal.max(axis=0))
 
     def shortlist(self, situation: Situation, board: Board,
                   views: Sequence[np.ndarray] = ()) -> np.ndarray:
@@ -635,12 +635,15 @@ class ExpectedCaptain(Captain):
         found = np.minimum(miss[..., None], k)                    # (S, n, depth)
         missed = miss[..., None] < k
         fatal = missed & assassin[missed_card][..., None]
-        return ((found - (missed & ~fatal) * (cost[missed_card] * risk)[..., None]).mean(axis=0),
+        return ((found - missed * (cost[missed_card] * risk)[..., None]).mean(axis=0),
                 fatal.mean(axis=0))
 
     def cost(self, color: Color, team: Color) -> float:
-        """What a card of this colour costs when it ends the turn (the assassin: see `simulate`)."""
-        return 0.0 if color is team else self.costs.get(color, self.opponent_cost)
+        """What a card of this colour costs when it ends the turn; the assassin, which ends the
+        game, is priced apart (`simulate`)."""
+        if color is team or color is ASSASSIN:
+            return 0.0
+        return self.neutral_cost if color is NEUTRAL else self.opponent_cost
 
 
 # --- agent -------------------------------------------------------------------
