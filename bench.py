@@ -246,6 +246,7 @@ def play_solo(board: Board, team: Color, captain, agent, rng: np.random.Generato
         result.hint_seconds.append(time.perf_counter() - start)
         hint = choice.hint
         given.append(hint.word)
+        face_down, guesses = board.unrevealed_words(), []
         record = HintRecord(hint.word, hint.count, hint_problem(hint.word, board))
         result.hints.append(record)
         guessed = 0
@@ -260,11 +261,13 @@ def play_solo(board: Board, team: Color, captain, agent, rng: np.random.Generato
                 break
             outcome = board.reveal(word, team)
             record.outcomes.append(outcome)
+            guesses.append(word)
             guessed += 1
             if outcome is not Outcome.OWN or _solo_over(board, team, result):
                 break
         if result.failure:
             break
+        captain.observe(hint.word, face_down, guesses)
     result.won = board.remaining(team) == 0 and not result.assassin
     return result
 

@@ -385,6 +385,9 @@ class Captain:
             score = fallback(situation)   # the strategy found nothing safe: still give a hint
         return choose(situation, score, self.weights.hints)
 
+    def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
+        """What the agent turned over for the last hint; a strategy that learns its agent uses it."""
+
     def depth(self, situation: Situation) -> int:
         return max(1, min(self.max_count, int(situation.own.sum())))
 
@@ -528,7 +531,9 @@ class ExpectedCaptain(Captain):
     card, or the assassin, which loses the game. Each hint is scored under
     every partner matrix; it keeps a blend of its worst and its mean score
     (`caution`), so it must work for all of them, and it prices the assassin
-    at the partner most likely to turn it over. With no partners its agent
+    at the partner most likely to turn it over. As the game goes on it
+    learns which partners read hints as its agent does (`observe`) and
+    weighs their scores more in the mean. With no partners its agent
     is its twin, reading the captain's own matrix greedily, so it is
     simulated alone with the small `twin_temperature`: the captain knows
     what its twin will do and asks for more. The captain dares more when
@@ -550,7 +555,8 @@ class ExpectedCaptain(Captain):
                  samples: int = 48, candidates: int = 200,
                  neutral_cost: float = 0.3, opponent_cost: float = 1.0,
                  assassin_cost: float = 8.0, max_count: int = 4, seed: int = 0,
-                 caution: float = 0.5, widen_below: float | None = None):
+                 caution: float = 0.5, widen_below: float | None = None,
+                 reading_temperature: float = 0.05, slip: float = 0.1):
         super().__init__(weights, max_count)
         self.partners = list(partners) or [weights]
         self.temperature = temperature if partners else twin_temperature
@@ -566,6 +572,30 @@ class ExpectedCaptain(Captain):
             widen_below = WIDEN_DENSE if weights.knows_every_hint else WIDEN_SPARSE
         self.widen_below = widen_below
         self.prefilter = MarginCaptain(weights, margin=-1.0, max_count=max_count)
+        # How the partners' readings have foreseen the agent's guesses: log-likelihoods.
+        self.reading_temperature, self.slip = reading_temperature, slip
+        self.evidence = np.zeros(len(self.partners))
+
+    def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
+        """Learn from what the agent turned over for a hint, in order, among the cards face
+        down when it was given: each partner gains the likelihood of those guesses under a
+        softmax of its reading."""
+        words = list(face_down)
+        logits = np.stack([p.hint_row(hint, words) for p in self.partners]) / self.reading_temperature
+        for turned, word in enumerate(guesses):
+            i = words.index(word)
+            chance = np.exp(logits - logits.max(axis=1, keepdims=True))
+            pick = chance[:, i] / chance.sum(axis=1)
+            # Any agent may pick a card that no reading puts first; one surprise must not
+            # silence a partner for the rest of the game.
+            self.evidence += np.log((1 - self.slip) * pick + self.slip / (len(words) - turned))
+            logits[:, i] = -np.inf
+
+    def belief(self) -> np.ndarray:
+        """Each partner's weight in the mean: how well its reading has foreseen the agent's
+        guesses this game (equal before any)."""
+        share = np.exp(self.evidence - self.evidence.max())
+        return share / share.sum()
 
     def risk(self, board: Board, team: Color) -> float:
         """A multiplier on costs: below 1 when behind or when the opponent is about to win."""
@@ -597,9 +627,11 @@ class ExpectedCaptain(Captain):
         readings = [self.expected(situation, partner, chosen, risk) for partner in self.partners]
         values = np.stack([value for value, _ in readings])
         fatal = np.stack([chance for _, chance in readings])
-        # The costs of a miss that ends the turn are blended over the partners (`caution`); the
-        # assassin ends the game, so it is priced at the partner most likely to turn it over.
-        table[chosen] = (self.caution * values.min(axis=0) + (1 - self.caution) * values.mean(axis=0)
+        # The costs of a miss that ends the turn are blended between the worst partner and the
+        # mean, weighted by what each has foreseen of the agent (`caution`); the assassin ends
+        # the game, so it is priced at the partner most likely to turn it over, whoever it is.
+        mean = np.tensordot(self.belief(), values, axes=1)
+        table[chosen] = (self.caution * values.min(axis=0) + (1 - self.caution) * mean
                          - self.assassin_cost * risk * fatal.max(axis=0))
 
     def shortlist(self, situation: Situation, board: Board,

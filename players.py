@@ -98,14 +98,21 @@ class Terminal(Protocol):
 
 
 class AICaptain:
-    """A captain model behind the Captain interface; it never repeats a hint."""
+    """A captain model behind the Captain interface; it never repeats a hint, and it tells
+    the model what its agent turned over for the last one."""
 
     def __init__(self, model):
         self.model = model
         self.given: list[str] = []
         self.last_choice: HintChoice | None = None
+        self.face_down: list[str] = []     # when the last hint was given
 
     def give_hint(self, game: Game) -> Hint:
+        last = next((t for t in reversed(game.history) if t.team is game.team and t.hint
+                     and self.given and t.hint.word == self.given[-1]), None)
+        if last is not None:
+            self.model.observe(last.hint.word, self.face_down, [w for w, _ in last.guesses])
+        self.face_down = game.board.unrevealed_words()
         choice = self.model.give_hint(game.board, game.team, self.given)
         self.given.append(choice.hint.word)
         self.last_choice = choice

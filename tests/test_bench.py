@@ -31,12 +31,15 @@ class ScriptedCaptain:
     """Gives the scripted hints in order and records what it was told had been given."""
 
     def __init__(self, hints):
-        self.hints, self.seen_given = list(hints), []
+        self.hints, self.seen_given, self.observed = list(hints), [], []
 
     def give_hint(self, board, team, given=()):
         self.seen_given.append(list(given))
         word, count = self.hints.pop(0)
         return HintChoice(Hint(word, count), (), (), None)
+
+    def observe(self, hint, face_down, guesses):
+        self.observed.append((hint, len(face_down), list(guesses)))
 
 
 class ScriptedAgent:
@@ -68,6 +71,8 @@ def test_a_scripted_win_scores_its_number_of_hints():
     assert [h.outcomes[-1] for h in result.hints] == [OWN, NEU, OWN]
     assert agent.asked == 10 and not agent.words
     assert captain.seen_given == [[], ["alpha"], ["alpha", "beta"]]   # no hint can repeat
+    assert captain.observed == [("alpha", 25, REDS[:4]), ("beta", 21, REDS[4:6] + [NEUTRALS[0]]),
+                                ("gamma", 18, REDS[6:9])]
     counts = result.counts()
     assert counts["own_revealed"] == 9 and counts["guesses"] == 10 and counts["asked"] == 8
     assert counts["delivered"] == 3 + 2 + 3 and counts["fulfilled"] == 3 and counts["illegal"] == 0

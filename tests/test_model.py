@@ -156,6 +156,39 @@ def test_a_captain_whose_matrix_knows_every_hint_widens_later():
     assert ExpectedCaptain(dense, partners=[dense, partner], widen_below=0.5).widen_below == 0.5
 
 
+def test_the_captain_learns_which_partner_reads_like_its_agent():
+    # Two partners read "noise" and "fruit" differently: one as the captain's matrix does,
+    # the other pointing at PIANO and, for "fruit", at the neutral CLOUD first.
+    like = MATRIX.copy()
+    like[HINTS.index("weather")] = [0.1, 0.1, 0.9, 0.05, 0.05, 0.05, 0.3, 0.1]   # BEACH, plainly
+    like[HINTS.index("ocean"), WORDS.index("shark")] = 0.88                       # too dangerous
+    unlike = like.copy()
+    like[HINTS.index("noise"), WORDS.index("piano")] = 0.9
+    unlike[HINTS.index("fruit")] = [0.05, 0.05, 0.05, 0.90, 0.88, 0.05, 0.99, 0.05]
+    own, other = weights(like), weights(unlike)
+    captain = ExpectedCaptain(own, partners=[own, other], caution=0.0)
+    assert captain.belief().tolist() == [0.5, 0.5]
+    # Half the partners would miss with "fruit": one sure card ("weather") is worth more.
+    assert captain.give_hint(board(), RED, ["noise"]).hint == Hint("weather", 1)
+
+    # The agent turned over PIANO for "noise", as only the first partner foresaw.
+    b = board()
+    captain.observe("noise", b.unrevealed_words(), ["piano"])
+    b.reveal("piano", RED)
+    assert captain.belief()[0] > 0.8
+    assert captain.give_hint(b, RED, ["noise"]).hint == Hint("fruit", 2)
+
+
+def test_a_surprise_weakens_a_partner_without_silencing_it():
+    captain = ExpectedCaptain(weights(), partners=[weights(), weights()], slip=0.1)
+    for _ in range(3):
+        captain.observe("fruit", WORDS, ["cloud"])    # no reading puts CLOUD first
+    assert np.allclose(captain.belief(), 0.5)
+    one = ExpectedCaptain(weights(), partners=[weights()])
+    one.observe("fruit", WORDS, ["cloud"])
+    assert one.belief().tolist() == [1.0]
+
+
 def test_a_twin_captain_knows_its_agent_puts_beach_before_the_assassin():
     # BEACH (0.80) edges out SHARK (0.79) for "ocean": too close for an agent the captain does
     # not know, certain for its twin, which reads the captain's own matrix greedily.

@@ -6,8 +6,19 @@ import numpy as np
 import pytest
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color, Outcome, deal_key, parse_color
-from model import Hint
-from players import AutoTeam, Game, GameOver, Guessed, HintGiven, Passed, RuleError, Team, TurnStarted
+from model import Hint, HintChoice
+from players import (
+    AICaptain,
+    AutoTeam,
+    Game,
+    GameOver,
+    Guessed,
+    HintGiven,
+    Passed,
+    RuleError,
+    Team,
+    TurnStarted,
+)
 
 # A fixed board: red starts with 9, blue has 8, 7 neutral, 1 assassin.
 RED_WORDS = ["apple", "bridge", "castle", "dragon", "engine", "forest", "guitar", "hammer", "island"]
@@ -130,6 +141,29 @@ def test_opponent_card_ends_the_turn_and_counts_for_them():
     assert game.board.remaining(BLUE) == 7 and game.board.remaining(RED) == 9
     assert game.team is BLUE
     assert game.events[-1] == Guessed(RED, "lemon", BLUE, Outcome.OPPONENT)
+
+
+def test_an_ai_captain_tells_its_model_what_its_agent_turned_over():
+    class Model:
+        """A captain model that gives set hints and records what it is told."""
+
+        def __init__(self, *hints: Hint):
+            self.hints, self.observed = list(hints), []
+
+        def give_hint(self, board, team, given):
+            return HintChoice(self.hints.pop(0), (), (), None)
+
+        def observe(self, hint, face_down, guesses):
+            self.observed.append((hint, len(face_down), guesses))
+
+    model = Model(Hint("fruit", 2), Hint("tools", 1))
+    game = game_with([], ["apple", "lemon", "hammer", "button"], [Hint("kitchen", 1)], ["kettle", "saddle"])
+    game.teams[RED] = Team(RED, AICaptain(model), game.teams[RED].agent)
+    game.play_turn()
+    game.play_turn()
+    assert model.observed == []
+    game.play_turn()   # red again: first told what its agent did with "fruit", before blue played
+    assert model.observed == [("fruit", 25, ["apple", "lemon"])]
 
 
 def test_assassin_loses_at_once():
