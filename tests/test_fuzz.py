@@ -179,7 +179,7 @@ def test_a_whole_game_typed_by_people_keeps_the_rules_and_stops_only_at_eof_or_q
     sensible = st.one_of(st.sampled_from(board.words), st.sampled_from(["ocean 2", "music 1", "travel 0",
                                                                          "garden unlimited", "pass"]))
     typed = data.draw(st.lists(st.one_of(sensible, sensible, lines(board.words)), max_size=120))
-    terminal = FakeTerminal([t for t in typed if t.strip().lower() not in QUIT_WORDS])
+    terminal = FakeTerminal([t for t in typed if cleaned(t) not in QUIT_WORDS])
     humans = Team(RED, HumanCaptain(terminal), HumanAgent(terminal))
     if setup == "human:ai-agent":
         other = Team(BLUE, HumanCaptain(terminal), AIAgent(AI(small_weights()).agent()))
