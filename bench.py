@@ -249,10 +249,9 @@ def play_solo(board: Board, team: Color, captain, agent, rng: np.random.Generato
         face_down, guesses = board.unrevealed_words(), []
         record = HintRecord(hint.word, hint.count, hint_problem(hint.word, board))
         result.hints.append(record)
-        guessed = 0
-        while hint.max_guesses is None or guessed < hint.max_guesses:
+        while hint.max_guesses is None or len(guesses) < hint.max_guesses:
             start = time.perf_counter()
-            word = guess(agent, board, hint, guessed, rng, team)
+            word = guess(agent, board, hint, len(guesses), rng, team)
             result.guess_seconds.append(time.perf_counter() - start)
             if word is None:
                 break
@@ -262,7 +261,6 @@ def play_solo(board: Board, team: Color, captain, agent, rng: np.random.Generato
             outcome = board.reveal(word, team)
             record.outcomes.append(outcome)
             guesses.append(word)
-            guessed += 1
             if outcome is not Outcome.OWN or _solo_over(board, team, result):
                 break
         if result.failure:

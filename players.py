@@ -108,15 +108,20 @@ class AICaptain:
         self.face_down: list[str] = []     # when the last hint was given
 
     def give_hint(self, game: Game) -> Hint:
-        last = next((t for t in reversed(game.history) if t.team is game.team and t.hint
-                     and self.given and t.hint.word == self.given[-1]), None)
-        if last is not None:
+        if (last := self.last_turn(game)) is not None:
             self.model.observe(last.hint.word, self.face_down, [w for w, _ in last.guesses])
         self.face_down = game.board.unrevealed_words()
         choice = self.model.give_hint(game.board, game.team, self.given)
         self.given.append(choice.hint.word)
         self.last_choice = choice
         return choice.hint
+
+    def last_turn(self, game: Game) -> Turn | None:
+        """The turn of the last hint this captain gave, if it gave one."""
+        if not self.given:
+            return None
+        return next((t for t in reversed(game.history) if t.team is game.team
+                     and t.hint is not None and t.hint.word == self.given[-1]), None)
 
 
 class AIAgent:
