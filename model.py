@@ -552,7 +552,7 @@ class ExpectedCaptain(Captain):
 
     def __init__(self, weights: Weights, partners: Sequence[Weights] = (),
                  temperature: float = 0.02, twin_temperature: float = 0.0005,
-                 samples: int = 48, candidates: int = 200,
+                 samples: int = 96, candidates: int = 200,
                  neutral_cost: float = 0.3, opponent_cost: float = 1.0,
                  assassin_cost: float = 8.0, max_count: int = 4, seed: int = 0,
                  caution: float = 0.5, widen_below: float | None = None,
