@@ -255,6 +255,27 @@ def test_double_link_against_a_dense_reference():
     assert link.matrix.max() == pytest.approx(1.0)
 
 
+def test_double_link_keeps_each_hints_strongest_links(monkeypatch):
+    monkeypatch.setattr(DoubleLinkTable, "LINKS", 2)
+    monkeypatch.setattr(DoubleLinkTable, "CHUNK", 4)    # the strongest are kept across chunks
+    rng = np.random.default_rng(1)
+    hints = ("a", "b", "c", "d", "e", "f", "g")
+    words = (*hints, "x", "y")
+    dense = rng.random((7, 9))
+    link = DoubleLinkTable("link", hints, sparse_table("inner", hints, words, dense)).finish(["x", "y"])
+    inner = dense.copy()
+    inner[np.arange(7), np.arange(7)] = 0                # a word is not its own mediator
+    lengths = np.linalg.norm(inner[:, 7:], axis=0)
+    reference = np.zeros((7, 2))
+    for a in range(7):
+        for b in np.argsort(-inner[a, :7])[:2]:          # a's two strongest links only
+            reference[a] += inner[a, b] * inner[b, 7:] / lengths
+    assert np.diff(link.hint_block().indptr).max() == 2
+    np.testing.assert_allclose(link.matrix, reference / reference.max(), rtol=1e-5)
+    # A hint read on its own (as one outside the vocabulary is) keeps the same links.
+    np.testing.assert_allclose(link.raw_row("a", ["x", "y"]), reference[0], rtol=1e-5)
+
+
 def test_double_link_does_not_let_a_hub_top_every_row():
     hints = ("a", "b", "c", "d")
     words = (*hints, "hub", "x")
