@@ -520,6 +520,18 @@ class ClusterCaptain(Captain):
         return table
 
 
+def pick_chances(logits: np.ndarray, picks: Sequence[int]) -> np.ndarray:
+    """The chance that each row's softmax over `logits` (readings × cards) picks each of
+    `picks` in turn, without putting back: picks × readings."""
+    logits = logits.copy()
+    chances = np.empty((len(picks), len(logits)))
+    for turn, i in enumerate(picks):
+        chance = np.exp(logits - logits.max(axis=1, keepdims=True))
+        chances[turn] = chance[:, i] / chance.sum(axis=1)
+        logits[:, i] = -np.inf
+    return chances
+
+
 class ExpectedCaptain(Captain):
     """Choose the hint with the most own cards expected from its agent, known or unknown.
 
@@ -533,10 +545,12 @@ class ExpectedCaptain(Captain):
     (`caution`), so it must work for all of them, and it prices the assassin
     at the partner most likely to turn it over. As the game goes on it
     learns which partners read hints as its agent does (`observe`) and
-    weighs their scores more in the mean. With no partners its agent
-    is its twin, reading the captain's own matrix greedily, so it is
-    simulated alone with the small `twin_temperature`: the captain knows
-    what its twin will do and asks for more. The captain dares more when
+    weighs their scores more in the mean; and how noisy its agent is, doubling
+    `temperature` up to `doublings` times, each doubling needing `doubling_cost`
+    more log-likelihood, so that it turns more careful only on evidence.
+    With no partners its agent is its twin, reading the captain's own matrix
+    greedily, so it is simulated alone with the small `twin_temperature`: the
+    captain knows what its twin will do and asks for more. The captain dares more when
     behind and plays safer when ahead.
 
     It simulates the `candidates` hints that its own matrix likes best; when
@@ -556,10 +570,15 @@ class ExpectedCaptain(Captain):
                  neutral_cost: float = 0.3, opponent_cost: float = 1.0,
                  assassin_cost: float = 8.0, max_count: int = 4, seed: int = 0,
                  caution: float = 0.5, widen_below: float | None = None,
-                 reading_temperature: float = 0.05, slip: float = 0.1):
+                 reading_temperature: float = 0.05, slip: float = 0.1,
+                 doublings: int = 2, doubling_cost: float = 0.1):
         super().__init__(weights, max_count)
         self.partners = list(partners) or [weights]
         self.temperature = temperature if partners else twin_temperature
+        # A twin's noise is known; an unknown agent's is learnt (`observe`) among these.
+        self.noises = temperature * 2.0 ** np.arange(doublings + 1 if partners else 1)
+        self.noise_prior = -doubling_cost * np.arange(len(self.noises))
+        self.noise_evidence = np.zeros(len(self.noises))
         self.samples, self.candidates = samples, candidates
         self.neutral_cost, self.opponent_cost = neutral_cost, opponent_cost
         self.assassin_cost = assassin_cost
@@ -578,18 +597,27 @@ class ExpectedCaptain(Captain):
 
     def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
         """Learn from what the agent turned over for a hint, in order, among the cards face
-        down when it was given: each partner gains the likelihood of those guesses under a
-        softmax of its reading."""
+        down when it was given. Each partner gains the likelihood of those guesses under a
+        softmax of its reading; each simulation temperature gains their likelihood under
+        the believed mix of partners, and the likeliest becomes the captain's."""
         words = list(face_down)
-        logits = np.stack([p.hint_row(hint, words) for p in self.partners]) / self.reading_temperature
-        for turned, word in enumerate(guesses):
-            i = words.index(word)
-            chance = np.exp(logits - logits.max(axis=1, keepdims=True))
-            pick = chance[:, i] / chance.sum(axis=1)
-            # Any agent may pick a card that no reading puts first; one surprise must not
-            # silence a partner for the rest of the game.
-            self.evidence += np.log((1 - self.slip) * pick + self.slip / (len(words) - turned))
-            logits[:, i] = -np.inf
+        picks = [words.index(word) for word in guesses]
+        rows = np.stack([p.hint_row(hint, words) for p in self.partners])
+        if len(self.noises) > 1:
+            belief = self.belief()
+            for k, noise in enumerate(self.noises):
+                mix = pick_chances(rows / noise, picks) @ belief[:, None]
+                self.noise_evidence[k] += self.log_likelihood(mix, len(words)).sum()
+            self.temperature = self.noises[np.argmax(self.noise_evidence + self.noise_prior)]
+        chances = pick_chances(rows / self.reading_temperature, picks)
+        self.evidence += self.log_likelihood(chances, len(words)).sum(axis=0)
+
+    def log_likelihood(self, chances: np.ndarray, face_down: int) -> np.ndarray:
+        """The log-likelihood of each pick (picks × readings), given each reading's chances."""
+        left = face_down - np.arange(len(chances))[:, None]
+        # Any agent may pick a card that no reading puts first; one surprise must not
+        # silence a partner for the rest of the game.
+        return np.log((1 - self.slip) * chances + self.slip / left)
 
     def belief(self) -> np.ndarray:
         """Each partner's weight in the mean: how well its reading has foreseen the agent's

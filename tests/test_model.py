@@ -17,6 +17,7 @@ from model import (
     Situation,
     ThresholdAgent,
     Weights,
+    pick_chances,
 )
 
 # A small table: red owns five cards, two themes; the assassin SHARK sits near the sea theme.
@@ -187,6 +188,27 @@ def test_a_surprise_weakens_a_partner_without_silencing_it():
     one = ExpectedCaptain(weights(), partners=[weights()])
     one.observe("fruit", WORDS, ["cloud"])
     assert one.belief().tolist() == [1.0]
+
+
+def test_pick_chances_follow_a_softmax_without_putting_back():
+    logits = np.log(np.array([[1.0, 1.0, 2.0], [1.0, 3.0, 1.0]]))
+    assert np.allclose(pick_chances(logits, [2, 0]), [[2 / 4, 1 / 5], [1 / 2, 1 / 4]])
+
+
+def test_the_captain_learns_how_noisy_its_agent_is():
+    def after(guesses):
+        captain = ExpectedCaptain(weights(), partners=[weights(), weights()], temperature=0.02)
+        for _ in range(2):
+            captain.observe("ocean", WORDS, guesses)
+        return captain.temperature
+
+    assert after(["whale", "ship", "beach"]) == 0.02      # as every reading ranks them
+    assert after(["beach", "ship"]) == 0.08               # twice out of order: 4 times as noisy
+    # One doubling must earn its cost: a hint nobody reads proves nothing.
+    assert after(["cloud"]) == 0.02
+    twin = ExpectedCaptain(weights(), twin_temperature=0.001)
+    twin.observe("ocean", WORDS, ["beach", "ship"])
+    assert twin.temperature == 0.001                      # its twin's noise is known
 
 
 def test_a_twin_captain_knows_its_agent_puts_beach_before_the_assassin():
