@@ -520,14 +520,19 @@ class ClusterCaptain(Captain):
         return table
 
 
+def softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Shares proportional to exp(`logits`) along `axis`, summing to 1."""
+    shares = np.exp(logits - logits.max(axis=axis, keepdims=True))    # no overflow
+    return shares / shares.sum(axis=axis, keepdims=True)
+
+
 def pick_chances(logits: np.ndarray, picks: Sequence[int]) -> np.ndarray:
     """The chance that each row's softmax over `logits` (readings × cards) picks each of
     `picks` in turn, without putting back: picks × readings."""
     logits = logits.copy()
     chances = np.empty((len(picks), len(logits)))
     for turn, i in enumerate(picks):
-        chance = np.exp(logits - logits.max(axis=1, keepdims=True))
-        chances[turn] = chance[:, i] / chance.sum(axis=1)
+        chances[turn] = softmax(logits, axis=1)[:, i]
         logits[:, i] = -np.inf
     return chances
 
@@ -550,8 +555,8 @@ class ExpectedCaptain(Captain):
     more log-likelihood, so that it turns more careful only on evidence.
     With no partners its agent is its twin, reading the captain's own matrix
     greedily, so it is simulated alone with the small `twin_temperature`: the
-    captain knows what its twin will do and asks for more. The captain dares more when
-    behind and plays safer when ahead.
+    captain knows what its twin will do and asks for more. The captain dares
+    more when behind and plays safer when ahead.
 
     It simulates the `candidates` hints that its own matrix likes best; when
     none is worth `widen_below` cards, it also simulates those its partners
@@ -622,8 +627,7 @@ class ExpectedCaptain(Captain):
     def belief(self) -> np.ndarray:
         """Each partner's weight in the mean: how well its reading has foreseen the agent's
         guesses this game (equal before any)."""
-        share = np.exp(self.evidence - self.evidence.max())
-        return share / share.sum()
+        return softmax(self.evidence)
 
     def risk(self, board: Board, team: Color) -> float:
         """A multiplier on costs: below 1 when behind or when the opponent is about to win."""
@@ -769,8 +773,7 @@ class Agent:
         best = int(column.argmax())
         if self.chance >= 1 or rng.random() < self.chance:
             return words[best]
-        p = np.exp((column - column[best]) / self.temperature)
-        return words[int(rng.choice(len(words), p=p / p.sum()))]
+        return words[int(rng.choice(len(words), p=softmax(column / self.temperature)))]
 
     def bonus(self, board: Board, team: Color) -> str | None:
         """A card for an earlier, unfinished hint, when it stands out clearly."""
