@@ -687,20 +687,25 @@ class ExpectedCaptain(Captain):
         w = partner.hint_rows([self.weights.hints[i] for i in chosen], situation.words)
         rng = np.random.default_rng(self.seed)  # common random numbers: fair between hints
         noise = rng.gumbel(size=(self.samples, 1, w.shape[1])).astype(np.float32)
-        order = np.argsort(-(w[None] / self.temperature + noise), axis=2)   # (S, n, cards)
-        own = situation.own[order]
-        miss = np.where(own.all(axis=2), own.shape[2], np.argmin(own, axis=2))  # first non-own
-        missed_card = np.take_along_axis(order, np.minimum(miss, own.shape[2] - 1)[..., None],
-                                         axis=2)[..., 0]                  # (S, n)
+        noisy = w[None] / self.temperature + noise                         # (S, n, cards)
+        own, others = situation.own, ~situation.own
         cost = np.array([self.cost(c, situation.team) for c in situation.colors], np.float32)
-        assassin = situation.mask(ASSASSIN)
-        depth = self.depth(situation)
-        k = np.arange(1, depth + 1)
-        found = np.minimum(miss[..., None], k)                    # (S, n, depth)
-        missed = miss[..., None] < k
-        fatal = missed & assassin[missed_card][..., None]
-        return ((found - missed * (cost[missed_card] * risk)[..., None]).mean(axis=0),
-                fatal.mean(axis=0))
+        if others.any():
+            best_other = noisy[..., others].max(axis=2)                     # (S, n)
+            # Which other card ends the turn does not depend on when (a Gumbel max is
+            # independent of its argmax), so its chances are exact, a softmax over the others:
+            # a rare assassin is priced at its chance, not at 0 or 1 in `samples`.
+            ends = softmax(w[:, others] / self.temperature, axis=1)         # (n, others)
+        else:                                        # only own cards are left: no miss
+            best_other, ends = np.full(noisy.shape[:2], -np.inf), np.zeros((len(w), 0))
+        # The agent guesses down its noisy ranking: the own cards above the best other one.
+        miss = (noisy[..., own] > best_other[..., None]).sum(axis=2)        # (S, n)
+        miss_cost = ends @ cost[others]
+        assassin = ends @ situation.mask(ASSASSIN)[others].astype(np.float32)
+        k = np.arange(1, self.depth(situation) + 1)
+        found = np.minimum(miss[..., None], k).mean(axis=0)                 # (n, depth)
+        missed = (miss[..., None] < k).mean(axis=0)
+        return found - missed * (miss_cost * risk)[:, None], missed * assassin[:, None]
 
     def cost(self, color: Color, team: Color) -> float:
         """What a card of this colour costs when it ends the turn; the assassin, which ends the

@@ -128,6 +128,28 @@ def test_expected_captain_also_simulates_the_hints_its_partners_like_best():
     assert hint(widen_below=-np.inf).word == "ocean"
 
 
+def test_the_captain_prices_a_rare_assassin_at_its_chance_not_at_its_count_in_the_samples():
+    # "weather": CLOUD (neutral) first, SHARK 0.08 behind it, every own card far below. The
+    # agent turns over SHARK first with a softmax chance of 1.8%, which 4 samples would show
+    # as 0 or 1 in 4; the captain prices it exactly, and each count's value as a softmax does.
+    matrix = MATRIX.copy()
+    matrix[3] = [0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.90, 0.82]
+    situation = Situation.of(weights(matrix), board(), RED)
+    chances = np.exp(matrix[3] / 0.02) / np.exp(matrix[3] / 0.02).sum()
+    weather = np.array([HINTS.index("weather")])
+    for samples in (4, 20_000):
+        captain = ExpectedCaptain(weights(matrix), partners=[weights(matrix), weights(matrix)],
+                                  temperature=0.02, samples=samples)
+        value, assassin = captain.expected(situation, weights(matrix), weather, risk=1.0)
+        assert assassin[0, 0] == pytest.approx(chances[7], rel=1e-3)     # 1 / (1 + e⁴)
+        neutral_first = chances[6] * captain.neutral_cost
+        assert value[0, 0] == pytest.approx(chances[:5].sum() - neutral_first, abs=1e-3)
+    # Where the samples do matter, when the turn ends, they converge on the same chances.
+    value, assassin = captain.expected(situation, weights(), np.array([HINTS.index("ocean")]), 1.0)
+    ocean = np.exp(MATRIX[0] / 0.02) / np.exp(MATRIX[0] / 0.02).sum()
+    assert assassin[0, 0] == pytest.approx(ocean[7], abs=0.01)
+
+
 def test_one_partner_in_twenty_that_would_find_the_assassin_rules_a_hint_out():
     safe_matrix = MATRIX.copy()
     safe_matrix[0, 7] = 0.05                  # SHARK no longer answers to "ocean"...
