@@ -91,16 +91,20 @@ def parse_value(text: str) -> object:
         return text
 
 
-def build(registry: dict, spec: Spec, weights: dict, partners: Sequence | None = None) -> object:
+def build(registry: dict, spec: Spec, weights: dict, partners: Sequence | None = None,
+          alone: bool = False) -> object:
     """A fresh captain or agent model for one game (models may keep state within a game).
 
     `partners` go to strategies that check their hints against other matrices
-    (a `partners` parameter), unless the spec sets them itself.
+    (a `partners` parameter), and `alone` to those that play differently
+    without an opponent (an `alone` parameter), unless the spec sets them itself.
     """
     cls = registry[spec.strategy]
     kwargs = dict(spec.params)
     if partners is not None and accepts(cls, "partners"):
         kwargs.setdefault("partners", list(partners))
+    if alone and accepts(cls, "alone"):
+        kwargs.setdefault("alone", True)
     return cls(weights[spec.initializer], **kwargs)
 
 
@@ -461,7 +465,7 @@ def solo_games(setup: Setup, pair: tuple[Spec, Spec], tick: Callable[[], None] =
     games = []
     for seed in setup.seeds:
         board, rng = deal(seed, setup.words)
-        captain = build(setup.captain_registry, captain_spec, setup.weights, partners)
+        captain = build(setup.captain_registry, captain_spec, setup.weights, partners, alone=True)
         agent = build(setup.agent_registry, agent_spec, setup.weights)
         games.append(play_solo(board, board.starting_team, captain, agent, rng, seed))
         tick()

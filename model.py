@@ -558,6 +558,11 @@ class ExpectedCaptain(Captain):
     captain knows what its twin will do and asks for more. The captain dares
     more when behind and plays safer when ahead.
 
+    A team that plays `alone` (single-team mode, as in the Codenames AI
+    Competition, scored by the hints a win takes) races no one, and every
+    hint costs one turn however it ends: a miss costs nothing but the
+    assassin, so it asks for as many cards as the assassin's risk allows.
+
     It simulates the `candidates` hints that its own matrix likes best; when
     none is worth `widen_below` cards, it also simulates those its partners
     like best on average, as a hard card may need a hint its matrix misses.
@@ -576,8 +581,9 @@ class ExpectedCaptain(Captain):
                  assassin_cost: float = 8.0, max_count: int = 4, seed: int = 0,
                  caution: float = 0.5, widen_below: float | None = None,
                  reading_temperature: float = 0.05, slip: float = 0.1,
-                 doublings: int = 2, doubling_cost: float = 0.1):
+                 doublings: int = 2, doubling_cost: float = 0.1, alone: bool = False):
         super().__init__(weights, max_count)
+        self.alone = alone
         self.partners = list(partners) or [weights]
         self.temperature = temperature if partners else twin_temperature
         # A twin's noise is known; an unknown agent's is learnt (`observe`) among these.
@@ -631,6 +637,8 @@ class ExpectedCaptain(Captain):
 
     def risk(self, board: Board, team: Color) -> float:
         """A multiplier on costs: below 1 when behind or when the opponent is about to win."""
+        if self.alone:
+            return 1.0
         own, opponent = board.remaining(team), board.remaining(team.other)
         if opponent <= 1 or own - opponent >= 3:
             return 0.5
@@ -681,8 +689,8 @@ class ExpectedCaptain(Captain):
     def expected(self, situation: Situation, partner: Weights, chosen: np.ndarray,
                  risk: float) -> tuple[np.ndarray, np.ndarray]:
         """For each chosen hint and count 1..depth, under one partner's weights: the expected
-        own cards less the expected cost of a miss that does not lose, and the chance of the
-        assassin."""
+        own cards less the expected cost of a miss that does not lose, and the chance of a
+        miss that does (`losing`)."""
         # As the partner's agent reads them, backoff included, even for the captain's own matrix.
         w = partner.hint_rows([self.weights.hints[i] for i in chosen], situation.words)
         rng = np.random.default_rng(self.seed)  # common random numbers: fair between hints
@@ -701,16 +709,24 @@ class ExpectedCaptain(Captain):
         # The agent guesses down its noisy ranking: the own cards above the best other one.
         miss = (noisy[..., own] > best_other[..., None]).sum(axis=2)        # (S, n)
         miss_cost = ends @ cost[others]
-        assassin = ends @ situation.mask(ASSASSIN)[others].astype(np.float32)
+        fatal = ends @ self.losing(situation)[others].astype(np.float32)
         k = np.arange(1, self.depth(situation) + 1)
         found = np.minimum(miss[..., None], k).mean(axis=0)                 # (n, depth)
         missed = (miss[..., None] < k).mean(axis=0)
-        return found - missed * (miss_cost * risk)[:, None], missed * assassin[:, None]
+        return found - missed * (miss_cost * risk)[:, None], missed * fatal[:, None]
+
+    def losing(self, situation: Situation) -> np.ndarray:
+        """The face-down cards that lose the game when turned over: the assassin, and, for a
+        team alone, the opponent's last card."""
+        opponent = situation.mask(situation.team.other)
+        if self.alone and opponent.sum() == 1:
+            return situation.mask(ASSASSIN) | opponent
+        return situation.mask(ASSASSIN)
 
     def cost(self, color: Color, team: Color) -> float:
         """What a card of this colour costs when it ends the turn; the assassin, which ends the
-        game, is priced apart (`simulate`)."""
-        if color is team or color is ASSASSIN:
+        game, is priced apart (`simulate`). Alone, a miss costs nothing: the turn ends anyway."""
+        if color is team or color is ASSASSIN or self.alone:
             return 0.0
         return self.neutral_cost if color is NEUTRAL else self.opponent_cost
 

@@ -340,6 +340,28 @@ def test_worker_processes_give_the_same_results(tiny):
     assert outcomes(bench.run_solo(setup, jobs=2)) == outcomes(bench.run_solo(setup, jobs=1))
 
 
+def test_single_team_captains_know_they_play_alone_and_two_team_ones_do_not(tiny):
+    made, _ = tiny
+    built = []
+
+    class Recording(model.ExpectedCaptain):
+        def __init__(self, weights, partners=(), alone=False):
+            super().__init__(weights, partners=partners, alone=alone)
+            built.append(alone)
+
+    setup = bench.Setup(made, [Spec("expected", "tinya")], [Spec("greedy", "tinyb")], seeds=[1, 2],
+                        words=made["tinya"].words, captain_registry={"expected": Recording},
+                        agent_registry=model.AGENTS)
+    bench.run_solo(setup)
+    assert built == [True, True]
+    captain, _ = bench.players_of(setup, Spec("expected", "tinya"), Spec("greedy", "tinya"))
+    assert built[-1] is False and not captain.alone
+    # A strategy that cannot play alone is built as before; a spec may say otherwise itself.
+    assert bench.build(model.CAPTAINS, Spec("margin", "tinya"), made, alone=True)
+    spec = Spec("expected", "tinya", (("alone", False),))
+    assert not bench.build(model.CAPTAINS, spec, made, alone=True).alone
+
+
 def test_bad_requests_are_refused_without_a_traceback(tiny, capsys):
     assert bench.main(["--initializers", "nosuch"]) == 2
     assert bench.main(["--captains", "nosuch", "--initializers", "tinya"]) == 2
