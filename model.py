@@ -560,8 +560,8 @@ class ExpectedCaptain(Captain):
 
     A team that plays `alone` (single-team mode, as in the Codenames AI
     Competition, scored by the hints a win takes) races no one, and every
-    hint costs one turn however it ends: a miss costs nothing but the
-    assassin, so it asks for as many cards as the assassin's risk allows.
+    hint costs one turn however it ends: a miss costs nothing unless it loses
+    the game, so it asks for as many cards as the assassin's risk allows.
 
     It simulates the `candidates` hints that its own matrix likes best; when
     none is worth `widen_below` cards, it also simulates those its partners
@@ -715,11 +715,12 @@ class ExpectedCaptain(Captain):
         missed = (miss[..., None] < k).mean(axis=0)
         return found - missed * (miss_cost * risk)[:, None], missed * fatal[:, None]
 
-    def losing(self, situation: Situation) -> np.ndarray:
-        """The face-down cards that lose the game when turned over: the assassin, and, for a
-        team alone, the opponent's last card."""
+    @staticmethod
+    def losing(situation: Situation) -> np.ndarray:
+        """The face-down cards that lose the game when turned over: the assassin, and the
+        opponent's last card, which wins it for them."""
         opponent = situation.mask(situation.team.other)
-        if self.alone and opponent.sum() == 1:
+        if opponent.sum() == 1:
             return situation.mask(ASSASSIN) | opponent
         return situation.mask(ASSASSIN)
 

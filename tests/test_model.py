@@ -153,18 +153,26 @@ def test_the_captain_prices_a_rare_assassin_at_its_chance_not_at_its_count_in_th
 def test_a_captain_alone_pays_only_for_the_cards_that_lose():
     # Alone (single-team mode) no one races the team and a miss ends the turn as a hit would:
     # the neutral CLOUD that "weather" points at costs nothing, nor does the score make the
-    # captain dare more or less; but the opponent's last card, PIANO for "music", loses.
+    # captain dare more or less.
     w, behind = weights(), board()          # red has five cards left, blue only PIANO
     alone, racing = ExpectedCaptain(w, alone=True), ExpectedCaptain(w)
     assert alone.risk(behind, RED) == 1.0 and racing.risk(behind, RED) != 1.0
     situation = Situation.of(w, behind, RED)
-    weather, music = (np.array([HINTS.index(h)]) for h in ("weather", "music"))
+    weather = np.array([HINTS.index("weather")])
     chances = np.exp(MATRIX[3] / 0.02) / np.exp(MATRIX[3] / 0.02).sum()
     value, _ = alone.expected(situation, w, weather, risk=1.0)
     assert value[0, 0] == pytest.approx(chances[:5].sum(), abs=1e-3)
     assert racing.expected(situation, w, weather, risk=1.0)[0][0, 0] < value[0, 0] - 0.2
-    assert alone.expected(situation, w, music, risk=1.0)[1][0, 0] > 0.99
-    assert racing.expected(situation, w, music, risk=1.0)[1][0, 0] < 0.01
+
+
+@pytest.mark.parametrize("alone", [True, False])
+def test_the_opponents_last_card_loses_like_the_assassin(alone):
+    # Blue has only PIANO left: turning it over wins the game for blue, alone or not.
+    w = weights()
+    captain, music = ExpectedCaptain(w, alone=alone), np.array([HINTS.index("music")])
+    assert captain.expected(Situation.of(w, board(), RED), w, music, risk=1.0)[1][0, 0] > 0.99
+    # Red has five cards left: for blue, only the assassin loses.
+    assert list(captain.losing(Situation.of(w, board(), BLUE))) == [c is ASSASSIN for c in KEY]
 
 
 def test_one_partner_in_twenty_that_would_find_the_assassin_rules_a_hint_out():
