@@ -668,8 +668,8 @@ class ExpectedCaptain(Captain):
         values = np.stack([value for value, _ in readings])
         fatal = np.stack([chance for _, chance in readings])
         # The costs of a miss that ends the turn are blended between the worst partner and the
-        # mean, weighted by what each has foreseen of the agent (`caution`); the assassin ends
-        # the game, so it is priced at the partner most likely to turn it over, whoever it is.
+        # mean, weighted by what each has foreseen of the agent (`caution`); a card that loses
+        # (`losing`) ends the game, so it is priced at the partner most likely to turn it over.
         mean = np.tensordot(self.belief(), values, axes=1)
         table[chosen] = (self.caution * values.min(axis=0) + (1 - self.caution) * mean
                          - self.assassin_cost * risk * fatal.max(axis=0))
