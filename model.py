@@ -719,10 +719,8 @@ class ExpectedCaptain(Captain):
     def losing(situation: Situation) -> np.ndarray:
         """The face-down cards that lose the game when turned over: the assassin, and the
         opponent's last card, which wins it for them."""
-        opponent = situation.mask(situation.team.other)
-        if opponent.sum() == 1:
-            return situation.mask(ASSASSIN) | opponent
-        return situation.mask(ASSASSIN)
+        assassin, opponent = situation.mask(ASSASSIN), situation.mask(situation.team.other)
+        return assassin | opponent if opponent.sum() == 1 else assassin
 
     def cost(self, color: Color, team: Color) -> float:
         """What a card of this colour costs when it ends the turn; the assassin, which ends the
