@@ -547,12 +547,12 @@ class ExpectedCaptain(Captain):
     expected cost of the card that ends the turn: a neutral, an opponent's
     card, or the assassin, which loses the game. Each hint is scored under
     every partner matrix; it keeps a blend of its worst and its mean score
-    (`caution`), so it must work for all of them, and it prices the assassin
-    at the partner most likely to turn it over. As the game goes on it
-    learns which partners read hints as its agent does (`observe`) and
-    weighs their scores more in the mean; and how noisy its agent is, doubling
-    `temperature` up to `doublings` times, each doubling needing `doubling_cost`
-    more log-likelihood, so that it turns more careful only on evidence.
+    (`caution`), so it must work for all of them, and prices the assassin at
+    their mean chance of it. As the game goes on it learns which partners read
+    hints as its agent does (`observe`) and weighs them more in the mean; and
+    how noisy its agent is, doubling `temperature` up to `doublings` times,
+    each doubling needing `doubling_cost` more log-likelihood, so that it
+    turns more careful only on evidence.
     With no partners its agent is its twin, reading the captain's own matrix
     greedily, so it is simulated alone with the small `twin_temperature`: the
     captain knows what its twin will do and asks for more. The captain dares
@@ -668,11 +668,14 @@ class ExpectedCaptain(Captain):
         values = np.stack([value for value, _ in readings])
         fatal = np.stack([chance for _, chance in readings])
         # The costs of a miss that ends the turn are blended between the worst partner and the
-        # mean, weighted by what each has foreseen of the agent (`caution`); a card that loses
-        # (`losing`) ends the game, so it is priced at the partner most likely to turn it over.
-        mean = np.tensordot(self.belief(), values, axes=1)
+        # mean, weighted by what each has foreseen of the agent (`caution`). A card that loses
+        # (`losing`) is priced at that mean alone: a partner silent on a hint guesses at
+        # random in the simulation, so the worst partner's chance is about one in the cards
+        # left for most hints, a floor that hides the ones the informed partners see as fatal.
+        belief = self.belief()
+        mean, danger = np.tensordot(belief, values, axes=1), np.tensordot(belief, fatal, axes=1)
         table[chosen] = (self.caution * values.min(axis=0) + (1 - self.caution) * mean
-                         - self.assassin_cost * risk * fatal.max(axis=0))
+                         - self.assassin_cost * risk * danger)
 
     def shortlist(self, situation: Situation, board: Board,
                   views: Sequence[np.ndarray] = ()) -> np.ndarray:

@@ -175,20 +175,22 @@ def test_the_opponents_last_card_loses_like_the_assassin(alone):
     assert list(captain.losing(Situation.of(w, board(), BLUE))) == [c is ASSASSIN for c in KEY]
 
 
-def test_one_partner_in_twenty_that_would_find_the_assassin_rules_a_hint_out():
+def test_the_assassin_is_priced_at_the_chance_of_the_partners_the_agent_reads_like():
     safe_matrix = MATRIX.copy()
     safe_matrix[0, 7] = 0.05                  # SHARK no longer answers to "ocean"...
     fatal_matrix = safe_matrix.copy()
     fatal_matrix[0, 7] = 0.99                 # ...except for one partner, who reads it first
+    fatal_matrix[HINTS.index("noise"), WORDS.index("piano")] = 0.9   # and "noise" as PIANO
     safe, fatal = weights(safe_matrix), weights(fatal_matrix)
+    captain = ExpectedCaptain(safe, partners=[safe] * 20 + [fatal], caution=0.0)
+    # One partner in twenty-one would read "ocean" into the assassin: a small chance.
+    assert captain.give_hint(board(), RED).hint == Hint("ocean", 3)
 
-    def hint(partners) -> Hint:
-        return ExpectedCaptain(safe, partners=partners, caution=0.0).give_hint(board(), RED).hint
-
-    assert hint([safe] * 20) == Hint("ocean", 3)
-    # Going by the partners' mean (caution 0), the assassin would cost 1/21 of its price; it
-    # ends the game, so the captain prices it at the partner most likely to turn it over.
-    assert hint([safe] * 20 + [fatal]) == Hint("fruit", 2)
+    # The agent turned over PIANO for "noise", as only that partner foresaw: it reads like it.
+    b = board()
+    captain.observe("noise", b.unrevealed_words(), ["piano"])
+    b.reveal("piano", RED)
+    assert captain.give_hint(b, RED, ["noise"]).hint == Hint("fruit", 2)
 
 
 def test_a_captain_whose_matrix_knows_every_hint_widens_later():
