@@ -669,7 +669,7 @@ class ExpectedCaptain(Captain):
         fatal = np.stack([chance for _, chance in readings])
         # The costs of a miss that ends the turn are blended between the worst partner and the
         # mean, weighted by what each has foreseen of the agent (`caution`). A card that loses
-        # (`losing`) is priced at that mean alone: a partner silent on a hint guesses at
+        # (`losing`) is priced at that mean, unblended: a partner silent on a hint guesses at
         # random in the simulation, so the worst partner's chance is about one in the cards
         # left for most hints, a floor that hides the ones the informed partners see as fatal.
         belief = self.belief()
