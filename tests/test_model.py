@@ -128,6 +128,11 @@ def test_expected_captain_also_simulates_the_hints_its_partners_like_best():
     assert hint(widen_below=-np.inf).word == "ocean"
 
 
+def agent_chances(row: np.ndarray, temperature: float = 0.02) -> np.ndarray:
+    """Each card's chance to be a softmax agent's first pick, worked out by hand for the tests."""
+    return np.exp(row / temperature) / np.exp(row / temperature).sum()
+
+
 def test_the_captain_prices_a_rare_assassin_at_its_chance_not_at_its_count_in_the_samples():
     # "weather": CLOUD (neutral) first, SHARK 0.08 behind it, every own card far below. The
     # agent turns over SHARK first with a softmax chance of 1.8%, which 4 samples would show
@@ -135,7 +140,7 @@ def test_the_captain_prices_a_rare_assassin_at_its_chance_not_at_its_count_in_th
     matrix = MATRIX.copy()
     matrix[3] = [0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.90, 0.82]
     situation = Situation.of(weights(matrix), board(), RED)
-    chances = np.exp(matrix[3] / 0.02) / np.exp(matrix[3] / 0.02).sum()
+    chances = agent_chances(matrix[3])
     weather = np.array([HINTS.index("weather")])
     for samples in (4, 20_000):
         captain = ExpectedCaptain(weights(matrix), partners=[weights(matrix), weights(matrix)],
@@ -146,7 +151,7 @@ def test_the_captain_prices_a_rare_assassin_at_its_chance_not_at_its_count_in_th
         assert value[0, 0] == pytest.approx(chances[:5].sum() - neutral_first, abs=1e-3)
     # Where the samples do matter, when the turn ends, they converge on the same chances.
     value, assassin = captain.expected(situation, weights(), np.array([HINTS.index("ocean")]), 1.0)
-    ocean = np.exp(MATRIX[0] / 0.02) / np.exp(MATRIX[0] / 0.02).sum()
+    ocean = agent_chances(MATRIX[0])
     assert assassin[0, 0] == pytest.approx(ocean[7], abs=0.01)
 
 
@@ -159,7 +164,7 @@ def test_a_captain_alone_pays_only_for_the_cards_that_lose():
     assert alone.risk(behind, RED) == 1.0 and racing.risk(behind, RED) != 1.0
     situation = Situation.of(w, behind, RED)
     weather = np.array([HINTS.index("weather")])
-    chances = np.exp(MATRIX[3] / 0.02) / np.exp(MATRIX[3] / 0.02).sum()
+    chances = agent_chances(MATRIX[3])
     value, _ = alone.expected(situation, w, weather, risk=1.0)
     assert value[0, 0] == pytest.approx(chances[:5].sum(), abs=1e-3)
     assert racing.expected(situation, w, weather, risk=1.0)[0][0, 0] < value[0, 0] - 0.2
