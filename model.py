@@ -863,11 +863,12 @@ class AI:
             if name not in known:
                 raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(known)}")
 
-    def captain(self, twin: bool = False) -> Captain:
-        """A captain; `twin` when its agent is this AI's `agent()`, whose reading it then knows."""
+    def captain(self, twin: bool = False, alone: bool = False) -> Captain:
+        """A captain; `twin` when its agent is this AI's `agent()`, whose reading it then knows;
+        `alone` for a team with no opponent (single-team mode), if the strategy plays one."""
         if self.captain_strategy == ExpectedCaptain.name:
             partners = [] if twin else [self.weights, *self.partners]
-            return ExpectedCaptain(self.weights, partners=partners)
+            return ExpectedCaptain(self.weights, partners=partners, alone=alone)
         return CAPTAINS[self.captain_strategy](self.weights)
 
     def agent(self) -> Agent:

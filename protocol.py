@@ -30,7 +30,7 @@ import numpy as np
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Card, Color, counts
 from common import normalise, warn
-from model import AI, MAX_COUNT, Agent, Hint, HintChoice, NoLegalHint, Weights, hint_problem
+from model import AI, MAX_COUNT, Agent, Captain, Hint, HintChoice, NoLegalHint, Weights, hint_problem
 
 COLORS = {color.value: color for color in Color}
 TEAM_NAMES = {RED.value: RED, BLUE.value: BLUE}
@@ -127,6 +127,11 @@ def given_clues(request: dict[str, Any]) -> list[str]:
     return [normalise(word) for word in given]
 
 
+def flag(request: dict[str, Any], name: str) -> bool:
+    """An optional true/false field, false when absent."""
+    return field(request, name, bool) if name in request else False
+
+
 def clue_count(request: dict[str, Any]) -> int | None:
     """The clue's count: 0-9, or null / "unlimited" for no limit."""
     count = request.get("count")
@@ -178,6 +183,7 @@ class Engine:
     def __init__(self, ai: AI, seed: int = 0):
         self.ai = ai
         self.captain = ai.captain()
+        self.lone_captain = ai.captain(alone=True)   # for a team playing with no opponent
         self.agent = ai.agent()
         self.seed = seed
         self.base_words = len(ai.weights.words)
@@ -225,23 +231,25 @@ class Engine:
             raise RequestError(f"'team' must be \"red\" or \"blue\", not {describe(team_name)}")
         team = TEAM_NAMES[team_name]
         given = given_clues(request)
+        captain = self.lone_captain if flag(request, "alone") else self.captain
         board = Board.from_key(words, key, revealed)
         if board.remaining(ASSASSIN) == 0:
             raise RequestError("the game is over: the assassin is revealed")
         if board.remaining(team) == 0:
             raise RequestError(f"no {team.value} cards left face down: {team.value} has already won")
         self.prepare(words)
-        choice = self.legal_choice(board, team, given)
+        choice = self.legal_choice(captain, board, team, given)
         spelling = dict(zip(words, spelled, strict=True))
         return {"clue": choice.hint.word, "count": choice.hint.count,
                 "targets": [spelling[w] for w in choice.targets]}
 
-    def legal_choice(self, board: Board, team: Color, given: list[str]) -> HintChoice:
+    @staticmethod
+    def legal_choice(captain: Captain, board: Board, team: Color, given: list[str]) -> HintChoice:
         """The captain's choice, checked once more against the rules themselves."""
         avoid = list(given)
         for _ in range(MAX_LEGALITY_RETRIES):
             try:
-                choice = self.captain.give_hint(board, team, avoid)
+                choice = captain.give_hint(board, team, avoid)
             except NoLegalHint as problem:
                 raise RequestError(f"no legal clue: {problem}") from None
             if hint_problem(choice.hint.word, board) is None:

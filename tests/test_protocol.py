@@ -206,6 +206,7 @@ def bad_requests() -> dict[str, tuple[str, str]]:
         "clue a number": (json.dumps({**guess, "clue": 7}), "'clue' must be a string"),
         "clue empty": (json.dumps({**guess, "clue": "   "}), "'clue' must be a word"),
         "given not strings": (json.dumps({**good, "given": [3]}), "'given'"),
+        "alone as text": (json.dumps({**good, "alone": "yes"}), "'alone' must be a boolean"),
     }
     return cases
 
@@ -332,6 +333,21 @@ def test_an_illegal_choice_of_the_captain_is_never_sent():
     reply = engine.handle({"op": "clue", "board": SEA + OTHER, "key": [c.value for c in key], "team": "red"})
     assert reply["ok"] and reply["clue"] != "whale"
     assert asked == [[], ["whale"]]
+
+
+def test_a_team_alone_asks_for_more_cards_as_a_miss_costs_it_nothing():
+    # "ocean" reads three red and three blue cards alike. Racing blue, a blue card costs a turn
+    # and brings blue nearer its win, so the captain asks for one; alone (single-team mode, as
+    # in the Codenames AI Competition) a miss only ends the turn, so it asks for three.
+    words = [*SEA[:3], "sand", "coral", "reef", *(f"card{i}" for i in range(19))]
+    matrix = np.full((1, len(words)), 0.05, dtype=np.float32)
+    matrix[0, :6] = 0.9
+    engine = Engine(AI(Weights("hand-made", ("ocean",), tuple(words), matrix)))
+    key = [RED] * 3 + [BLUE] * 3 + [RED] * 6 + [BLUE] * 5 + [NEUTRAL] * 7 + [ASSASSIN]
+    request = {"op": "clue", "board": words, "key": [c.value for c in key], "team": "red"}
+    assert engine.handle(request)["count"] == 1
+    assert engine.handle({**request, "alone": False})["count"] == 1
+    assert engine.handle({**request, "alone": True})["count"] == 3
 
 
 DEEP = {
