@@ -699,8 +699,10 @@ class ExpectedCaptain(Captain):
         rng = np.random.default_rng(self.seed)  # common random numbers: fair between hints
         noise = rng.gumbel(size=(self.samples, 1, w.shape[1])).astype(np.float32)
         noisy = w[None] / self.temperature + noise                         # (S, n, cards)
-        own, others = situation.own, ~situation.own
-        cost = np.array([self.cost(c, situation.team) for c in situation.colors], np.float32)
+        own, others, losing = situation.own, ~situation.own, self.losing(situation)
+        # A card that loses is priced by its chance alone (`simulate`), not also as a miss.
+        cost = np.array([0.0 if lose else self.cost(c, situation.team)
+                         for c, lose in zip(situation.colors, losing, strict=True)], np.float32)
         if others.any():
             best_other = noisy[..., others].max(axis=2)                     # (S, n)
             # Which other card ends the turn does not depend on when (a Gumbel max is
@@ -712,7 +714,7 @@ class ExpectedCaptain(Captain):
         # The agent guesses down its noisy ranking: the own cards above the best other one.
         miss = (noisy[..., own] > best_other[..., None]).sum(axis=2)        # (S, n)
         miss_cost = ends @ cost[others]
-        fatal = ends @ self.losing(situation)[others].astype(np.float32)
+        fatal = ends @ losing[others].astype(np.float32)
         k = np.arange(1, self.depth(situation) + 1)
         found = np.minimum(miss[..., None], k).mean(axis=0)                 # (n, depth)
         missed = (miss[..., None] < k).mean(axis=0)
@@ -726,8 +728,8 @@ class ExpectedCaptain(Captain):
         return assassin | opponent if opponent.sum() == 1 else assassin
 
     def cost(self, color: Color, team: Color) -> float:
-        """What a card of this colour costs when it ends the turn; the assassin, which ends the
-        game, is priced apart (`simulate`). Alone, a miss costs nothing: the turn ends anyway."""
+        """What a card of this colour costs when it ends the turn; the cards that lose the game
+        are priced apart (`losing`). Alone, a miss costs nothing: the turn ends anyway."""
         if color is team or color is ASSASSIN or self.alone:
             return 0.0
         return self.neutral_cost if color is NEUTRAL else self.opponent_cost

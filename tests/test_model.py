@@ -175,7 +175,10 @@ def test_the_opponents_last_card_loses_like_the_assassin(alone):
     # Blue has only PIANO left: turning it over wins the game for blue, alone or not.
     w = weights()
     captain, music = ExpectedCaptain(w, alone=alone), np.array([HINTS.index("music")])
-    assert captain.expected(Situation.of(w, board(), RED), w, music, risk=1.0)[1][0, 0] > 0.99
+    value, losing = captain.expected(Situation.of(w, board(), RED), w, music, risk=1.0)
+    assert losing[0, 0] > 0.99
+    # It is priced once, as a loss, not also as a miss on an opponent's card.
+    assert value[0, 0] == pytest.approx(0.0, abs=0.01)
     # Red has five cards left: for blue, only the assassin loses.
     assert list(captain.losing(Situation.of(w, board(), BLUE))) == [c is ASSASSIN for c in KEY]
 
