@@ -700,9 +700,8 @@ class ExpectedCaptain(Captain):
         noise = rng.gumbel(size=(self.samples, 1, w.shape[1])).astype(np.float32)
         noisy = w[None] / self.temperature + noise                         # (S, n, cards)
         own, others, losing = situation.own, ~situation.own, self.losing(situation)
-        # A card that loses is priced by its chance alone (`simulate`), not also as a miss.
-        cost = np.array([0.0 if lose else self.cost(c, situation.team)
-                         for c, lose in zip(situation.colors, losing, strict=True)], np.float32)
+        cost = np.array([self.cost(c, situation.team) for c in situation.colors], np.float32)
+        cost[losing] = 0.0   # a card that loses is priced by its chance (`simulate`), not as a miss
         if others.any():
             best_other = noisy[..., others].max(axis=2)                     # (S, n)
             # Which other card ends the turn does not depend on when (a Gumbel max is
