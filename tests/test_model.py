@@ -183,6 +183,31 @@ def test_the_opponents_last_card_loses_like_the_assassin(alone):
     assert list(captain.losing(Situation.of(w, board(), BLUE))) == [c is ASSASSIN for c in KEY]
 
 
+def test_in_the_endgame_the_assassin_costs_more():
+    # "ocean" reads SHARK right behind its own cards. With three own cards left (WHALE, SHIP,
+    # BEACH) the assassin costs `assassin_cost`; with two (BEACH found), `endgame_assassin_cost`,
+    # for a team alone: racing, care costs turns that the opponent uses.
+    w, ocean = weights(), HINTS.index("ocean")
+
+    def assassin_price(b: Board) -> float:
+        """What the endgame cost takes off "ocean" for one card, over its chance of SHARK."""
+        situation = Situation.of(w, b, RED)
+        plain = ExpectedCaptain(w, partners=[w, w], alone=True, endgame_assassin_cost=8.0)
+        dearer = ExpectedCaptain(w, partners=[w, w], alone=True)
+        _, fatal = plain.expected(situation, w, np.array([ocean]), risk=1.0)
+        cut = plain.score(situation, b)[ocean, 0] - dearer.score(situation, b)[ocean, 0]
+        return 8.0 + cut / fatal[0, 0]
+
+    b = board()
+    for word in ("apple", "pear"):
+        b.reveal(word, RED)
+    assert assassin_price(b) == pytest.approx(8.0)
+    b.reveal("beach", RED)
+    assert assassin_price(b) == pytest.approx(12.0)
+    racing = ExpectedCaptain(w, partners=[w, w])
+    assert racing.assassin_price(Situation.of(w, b, RED)) == 8.0
+
+
 def test_the_assassin_is_priced_at_the_chance_of_the_partners_the_agent_reads_like():
     safe_matrix = MATRIX.copy()
     safe_matrix[0, 7] = 0.05                  # SHARK no longer answers to "ocean"...
