@@ -189,8 +189,8 @@ def test_in_the_endgame_the_assassin_costs_more():
     # for a team alone: racing, care costs turns that the opponent uses.
     w, ocean = weights(), HINTS.index("ocean")
 
-    def assassin_price(b: Board) -> float:
-        """What the endgame cost takes off "ocean" for one card, over its chance of SHARK."""
+    def price_in_the_table(b: Board) -> float:
+        """The assassin's price that "ocean" for one card pays in the captain's table."""
         situation = Situation.of(w, b, RED)
         plain = ExpectedCaptain(w, partners=[w, w], alone=True, endgame_assassin_cost=8.0)
         dearer = ExpectedCaptain(w, partners=[w, w], alone=True)
@@ -201,9 +201,9 @@ def test_in_the_endgame_the_assassin_costs_more():
     b = board()
     for word in ("apple", "pear"):
         b.reveal(word, RED)
-    assert assassin_price(b) == pytest.approx(8.0)
+    assert price_in_the_table(b) == pytest.approx(8.0)
     b.reveal("beach", RED)
-    assert assassin_price(b) == pytest.approx(12.0)
+    assert price_in_the_table(b) == pytest.approx(12.0)
     racing = ExpectedCaptain(w, partners=[w, w])
     assert racing.assassin_price(Situation.of(w, b, RED)) == 8.0
 
