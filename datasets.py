@@ -1051,10 +1051,12 @@ def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None, **par
         del text
         warn(f"fasttext: training a skipgram model ({options['dim']}d, {options['epoch']} epochs) "
              f"on {len(corpus.tokens):,} tokens")
+        # One thread, so the model is the same on every machine: with two, the threads race
+        # (Hogwild), and two builds of the cache differed by 3 points of cross-play wins.
         # fastText 0.9 initialises only threads/10 of the input matrix; the rest is what malloc
         # returns: zeros for a real model's large matrix, but possibly garbage (→ "Encountered
         # NaN") for a tiny one. Tiny models should be trained with threads=10.
-        model = fasttext.train_unsupervised(str(corpus_file), thread=threads or min(2, os.cpu_count() or 1),
+        model = fasttext.train_unsupervised(str(corpus_file), thread=threads or 1,
                                             verbose=2 if sys.stderr.isatty() else 0, **options)
         temporary = Path(folder) / "model.bin"
         model.save_model(str(temporary))

@@ -202,6 +202,26 @@ def test_fasttext_training_on_a_toy_corpus(tmp_path):
     assert not vectors[3].any()
 
 
+def test_fasttext_trains_on_one_thread_so_every_build_is_the_same(tmp_path, monkeypatch):
+    """Two threads race (Hogwild): two builds of the real cache gave different models, and the
+    benchmark moved by 3 points of wins. One thread builds the same bytes every time (measured:
+    two builds on ../shared/datasets, the same sha256); a toy model cannot show it, for fastText
+    leaves most of a small input matrix uninitialised with fewer than 10 threads."""
+    import fasttext
+
+    calls = []
+
+    def train(path, **options):
+        calls.append(options)
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(fasttext, "train_unsupervised", train)
+    corpus = lemmatise(["the ship sails on the sea " * 10])
+    with pytest.raises(RuntimeError, match="stop here"):
+        datasets.train_fasttext(corpus, tmp_path / "model.bin", minCount=1)
+    assert calls[0]["thread"] == 1
+
+
 def write_vec(path: Path) -> Path:
     path.write_text("4 2\nSea 1 0\nocean 3 3\nship 0 2\ncar -1 0\n", encoding="utf-8")
     return path
