@@ -1030,6 +1030,10 @@ class SbertTable(Table):
 # A bucket of 200k keeps the saved model near 100 MB (the default 2M would make it 500+ MB).
 FASTTEXT_PARAMS = {"model": "skipgram", "dim": 64, "epoch": 5, "minCount": 5, "ws": 5, "neg": 5,
                    "minn": 3, "maxn": 6, "bucket": 200_000, "lr": 0.05}
+# One thread, so the model is the same on every machine: with two, the threads race
+# (Hogwild), and two builds of the cache differed by 3 points of cross-play wins. Recorded
+# in the cache's parameters, so a model trained on more threads is trained again.
+FASTTEXT_THREADS = 1
 VEC_KEEP = 100_000  # words kept from a user's .vec besides the vocabulary (they are frequency-ordered)
 
 
@@ -1051,12 +1055,10 @@ def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None, **par
         del text
         warn(f"fasttext: training a skipgram model ({options['dim']}d, {options['epoch']} epochs) "
              f"on {len(corpus.tokens):,} tokens")
-        # One thread, so the model is the same on every machine: with two, the threads race
-        # (Hogwild), and two builds of the cache differed by 3 points of cross-play wins.
         # fastText 0.9 initialises only threads/10 of the input matrix; the rest is what malloc
         # returns: zeros for a real model's large matrix, but possibly garbage (→ "Encountered
         # NaN") for a tiny one. Tiny models should be trained with threads=10.
-        model = fasttext.train_unsupervised(str(corpus_file), thread=threads or 1,
+        model = fasttext.train_unsupervised(str(corpus_file), thread=threads or FASTTEXT_THREADS,
                                             verbose=2 if sys.stderr.isatty() else 0, **options)
         temporary = Path(folder) / "model.bin"
         model.save_model(str(temporary))
@@ -1417,7 +1419,7 @@ class Catalog:
         if name == "fasttext":
             if self.fasttext_model is not None:
                 return {"model_file": str(self.fasttext_model.resolve()), "offset": FASTTEXT_OFFSET}
-            return {**FASTTEXT_PARAMS, "offset": FASTTEXT_OFFSET}
+            return {**FASTTEXT_PARAMS, "thread": FASTTEXT_THREADS, "offset": FASTTEXT_OFFSET}
         if name in COMBINED:
             weights = {p: w for p, w in COMBINED[name].items() if self.missing(p) is None}
             fallback = {"model": self.sbert_model, "templates": list(SBERT_TEMPLATES)} \

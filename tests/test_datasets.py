@@ -219,7 +219,7 @@ def test_fasttext_trains_on_one_thread_so_every_build_is_the_same(tmp_path, monk
     corpus = lemmatise(["the ship sails on the sea " * 10])
     with pytest.raises(RuntimeError, match="stop here"):
         datasets.train_fasttext(corpus, tmp_path / "model.bin", minCount=1)
-    assert calls[0]["thread"] == 1
+    assert calls[0]["thread"] == datasets.FASTTEXT_THREADS == 1
 
 
 def write_vec(path: Path) -> Path:
