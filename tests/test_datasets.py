@@ -205,7 +205,7 @@ def test_fasttext_training_on_a_toy_corpus(tmp_path):
 def test_fasttext_trains_on_one_thread_so_every_build_is_the_same(tmp_path, monkeypatch):
     """Two threads race (Hogwild): two builds of the real cache gave different models, and the
     benchmark moved by 3 points of wins. One thread builds the same bytes every time (measured:
-    two builds on ../shared/datasets, the same sha256); a toy model cannot show it, for fastText
+    four builds on ../shared/datasets, the same sha256); a toy model cannot show it, for fastText
     leaves most of a small input matrix uninitialised with fewer than 10 threads."""
     import fasttext
 
