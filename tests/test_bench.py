@@ -403,3 +403,51 @@ def test_tune_stays_on_the_tuning_range_and_ranks_points(tiny, tmp_path, capsys)
     scores = [r["mean_score"]["value"] for r in result["results"]]
     assert scores == sorted(scores) and result["best"] == result["results"][0]["params"]
     assert "--seed-offset 10000" in capsys.readouterr().out
+
+
+# --- calibration ---------------------------------------------------------------------------------
+
+
+def load_calibrate():
+    spec = importlib.util.spec_from_file_location("calibrate", bench.ROOT / "benchmarks" / "calibrate.py")
+    calibrate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(calibrate)
+    return calibrate
+
+
+def test_a_greedy_agent_walks_down_its_reading_until_a_card_not_its_own():
+    calibrate = load_calibrate()
+    words = ("ant", "bee", "cat", "dog", "eel")
+    key = [RED, RED, BLUE, ASSASSIN, NEUTRAL]
+    matrix = np.array([[0.9, 0.8, 0.1, 0.7, 0.2],      # two own, then the assassin
+                       [0.9, 0.1, 0.2, 0.3, 0.8],      # one own, then the neutral
+                       [0.1, 0.2, 0.3, 0.9, 0.4]],     # the assassin first
+                      dtype=np.float32)
+    w = Weights("w", ("one", "two", "three"), words, matrix)
+    situation = model.Situation.of(w, Board.from_key(list(words), key), RED)
+    loses = calibrate.greedy_loses(w, ["one", "two", "three"], situation, depth=3)
+    assert loses.tolist() == [[False, False, True], [False, False, False], [True, True, True]]
+
+
+def test_the_calibration_fit_recovers_a_known_logistic():
+    calibrate = load_calibrate()
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(20000, 2))
+    y = (rng.random(len(x)) < 1 / (1 + np.exp(-(x @ [1.5, -0.5] - 2.0)))).astype(float)
+    fitted = calibrate.fit(x, y, l2=0.0)
+    assert fitted.coefficients == pytest.approx((1.5, -0.5), abs=0.1)
+    assert fitted.intercept == pytest.approx(-2.0, abs=0.1)
+
+
+def test_calibrate_fits_in_rounds_and_checks_on_tuning_seeds_only(tiny, capsys):
+    calibrate = load_calibrate()
+    made, words_file = tiny
+    with pytest.raises(SystemExit) as refused:        # the test seeds are not for fitting
+        calibrate.main(["--seeds", str(bench.TEST_OFFSET), "--check-seeds", "1"])
+    assert refused.value.code == 2
+    assert calibrate.main(["--seeds", "2", "--rounds", "2", "--check-seeds", "1", "--jobs", "1",
+                           "--words", str(words_file), "--scales", "1", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("DANGER = Calibration(coefficients=(") == 2         # two rounds
+    assert "on seeds 2-2" in out
+    assert out.count("price ×") == 4 and out.count("calibrated:") == 2
