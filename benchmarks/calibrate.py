@@ -3,8 +3,9 @@
     python benchmarks/calibrate.py --sources ../shared/datasets --seeds 30 --check-seeds 30
 
 The default pair (expected captain, greedy agent) plays every cross-play pair
-of the loaded initializers alone, with held-out partners, on the boards of
-seeds 0 to N-1. At every hint the captain records its `--top` best candidates
+of the loaded initializers alone, on the boards of seeds 0 to N-1, once with
+each of `--partners` (bench's held-out and disjoint partners: a calibration
+fit on one alone misjudges the other). At every hint the captain records its `--top` best candidates
 (hint and count), what its partners foresee of them (`model.danger_features`)
 and what the greedy agent would do with each: walk down its reading until it
 meets a card not its team's, which may lose the game. A logistic regression of
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -108,11 +110,12 @@ def record(setup: bench.Setup, pair: tuple, tick=lambda: None) -> tuple[np.ndarr
     return np.concatenate(features), np.concatenate(outcomes)
 
 
-def setup_for(weights: dict, seeds: list[int], words: list[str], params: tuple) -> bench.Setup:
-    """The cross-play pairs of the default pair, the captain with `params`."""
+def setup_for(weights: dict, seeds: list[int], words: list[str], params: tuple,
+              partners: str) -> bench.Setup:
+    """The cross-play pairs of the default pair, the captain with `params` and `partners`."""
     return bench.Setup(weights, [bench.Spec("expected", i, params) for i in weights],
                        [bench.Spec("greedy", i) for i in weights], seeds, words,
-                       model.CAPTAINS, model.AGENTS)
+                       model.CAPTAINS, model.AGENTS, partners=partners)
 
 
 def cross_pairs(setup: bench.Setup) -> list[tuple]:
@@ -134,9 +137,10 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0) -> model.Calibration:
     return model.Calibration(tuple(round(float(c), 4) for c in theta[:-1]), round(float(theta[-1]), 4))
 
 
-def check(weights: dict, seeds: list[int], words: list[str], params: tuple, jobs: int) -> dict:
+def check(weights: dict, seeds: list[int], words: list[str], params: tuple, partners: str,
+          jobs: int) -> dict:
     """Cross-play games of the default pair, pooled: wins, assassin losses, mean score."""
-    setup = setup_for(weights, seeds, words, params)
+    setup = setup_for(weights, seeds, words, params, partners)
     games = bench.run_all(setup, bench.solo_games, cross_pairs(setup), None, jobs)
     return bench.summarize(bench.pooled([bench.count_table(g) for g in games.values()]))
 
@@ -150,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check-seeds", type=int, default=30, help="play the next N tuning seeds")
     p.add_argument("--scales", type=float, nargs="+", default=[1.0],
                    help="prices of the assassin to check, as multiples of the captain's")
+    p.add_argument("--partners", nargs="+", choices=("held-out", "disjoint"),
+                   default=["held-out", "disjoint"],
+                   help="the captain's partners (as in bench), each recorded and checked")
     p.add_argument("--words", type=Path, default=BOARD_WORDS_PATH, help="the board words")
     p.add_argument("--jobs", type=int, default=2)
     args = p.parse_args(argv)
@@ -162,22 +169,23 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     xs, ys, calibration = [], [], None
     for round_ in range(args.rounds):
-        setup = setup_for(weights, list(range(args.seeds)), words,
-                          (("calibration", calibration), ("top", args.top), *RECORDING_PRICES))
-        for x, y in bench.run_all(setup, record, cross_pairs(setup), None, args.jobs).values():
-            xs.append(x)
-            ys.append(y)
+        for partners in args.partners:
+            setup = setup_for(weights, list(range(args.seeds)), words, (
+                ("calibration", calibration), ("top", args.top), *RECORDING_PRICES), partners)
+            for x, y in bench.run_all(setup, record, cross_pairs(setup), None, args.jobs).values():
+                xs.append(x)
+                ys.append(y)
         calibration = fit(np.concatenate(xs), np.concatenate(ys).astype(float))
         print(f"round {round_ + 1}: {sum(map(len, ys))} hints and counts, "
               f"{time.perf_counter() - start:.0f} s\n  DANGER = {calibration!r}", flush=True)
 
     seeds = list(range(args.seeds, args.seeds + args.check_seeds))
     print(f"\ncross-play on seeds {seeds[0]}-{seeds[-1]}: wins, assassin losses, mean score")
-    for scale in args.scales:
+    for partners, scale in itertools.product(args.partners, args.scales):
         for name, danger in (("partners' mean", None), ("calibrated", calibration)):
             params = (("calibration", danger),) + scaled_prices(scale)
-            s = check(weights, seeds, words, params, args.jobs)
-            print(f"  price ×{scale:g}, {name}: {s['win_rate'].value:.1%} wins, "
+            s = check(weights, seeds, words, params, partners, args.jobs)
+            print(f"  {partners} partners, price ×{scale:g}, {name}: {s['win_rate'].value:.1%} wins, "
                   f"{s['assassin_rate'].value:.1%} assassin, score {s['mean_score'].value:.2f}",
                   flush=True)
     return 0

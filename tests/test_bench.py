@@ -450,4 +450,5 @@ def test_calibrate_fits_in_rounds_and_checks_on_tuning_seeds_only(tiny, capsys):
     out = capsys.readouterr().out
     assert out.count("DANGER = Calibration(coefficients=(") == 2         # two rounds
     assert "on seeds 2-2" in out
-    assert out.count("price ×") == 4 and out.count("calibrated:") == 2
+    assert out.count("price ×") == 8 and out.count("calibrated:") == 4      # 2 partners × 2 prices
+    assert out.count("disjoint partners") == 4
