@@ -537,48 +537,6 @@ def pick_chances(logits: np.ndarray, picks: Sequence[int]) -> np.ndarray:
     return chances
 
 
-# Chances below this are alike in `danger_features`: a partner's 1e-9 is no safer than its 1e-5.
-CHANCE_FLOOR = 1e-4
-
-
-def danger_features(fatal: np.ndarray, belief: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """What the partners foresee of a hint's danger, per hint and count (hints × counts ×
-    features), from each partner's chance that its agent turns over a card that loses
-    (`fatal`: partners × hints × counts), the partners' `belief` and the hint's mean
-    `value` (hints × counts).
-
-    The features: the log of the partners' chances, weighted by belief and plain, and
-    of their largest, second largest, median and smallest; the shares of partners
-    that give a chance of 2% and of 10%; and the log of the value, as the hints
-    whose value stands out are the likeliest to be overrated.
-    """
-    ordered = np.sort(fatal, axis=0)
-    chances = np.stack([np.tensordot(belief, fatal, axes=1), fatal.mean(axis=0), ordered[-1],
-                        ordered[max(-2, -len(fatal))], np.median(fatal, axis=0), ordered[0]])
-    return np.stack([*np.log(CHANCE_FLOOR + chances), (fatal > 0.02).mean(axis=0),
-                     (fatal > 0.1).mean(axis=0), np.log(CHANCE_FLOOR + value.clip(0))], axis=-1)
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """The chance that an agent the captain has never seen turns over a card that loses,
-    as a logistic regression on `danger_features`, fit on how agents read the hints of
-    the tuning seeds (`benchmarks/calibrate.py`)."""
-
-    coefficients: tuple[float, ...]
-    intercept: float
-
-    def __call__(self, features: np.ndarray) -> np.ndarray:
-        """The chance of each row of `danger_features` (its last axis)."""
-        return 1.0 / (1.0 + np.exp(-(features @ np.asarray(self.coefficients) + self.intercept)))
-
-
-# Fit by `python benchmarks/calibrate.py --sources ../shared/datasets` on tuning
-# seeds 0-29 (README, "Calibrating the danger").
-DANGER = Calibration(coefficients=(0.8851, -0.4575, 1.2591, 0.2454, -0.1409, -0.1769, 1.601, 0.571,
-                                   0.1602), intercept=-1.5494)
-
-
 class ExpectedCaptain(Captain):
     """Choose the hint with the most own cards expected from its agent, known or unknown.
 
@@ -589,15 +547,12 @@ class ExpectedCaptain(Captain):
     expected cost of the card that ends the turn: a neutral, an opponent's
     card, or the assassin, which loses the game. Each hint is scored under
     every partner matrix; it keeps a blend of its worst and its mean score
-    (`caution`), so it must work for all of them. It prices the assassin at
-    the chance that `calibration` reads in its partners' chances of it: fit
-    on how agents that no partner reads like have guessed, it heeds the one
-    partner that fears a hint more than their mean does (None: their mean).
-    As the game goes on it learns which partners read hints as its agent
-    does (`observe`) and weighs them more in the mean; and how noisy its
-    agent is, doubling `temperature` up to `doublings` times, each doubling
-    needing `doubling_cost` more log-likelihood, so that it turns more
-    careful only on evidence.
+    (`caution`), so it must work for all of them, and prices the assassin at
+    their mean chance of it. As the game goes on it learns which partners read
+    hints as its agent does (`observe`) and weighs them more in the mean; and
+    how noisy its agent is, doubling `temperature` up to `doublings` times,
+    each doubling needing `doubling_cost` more log-likelihood, so that it
+    turns more careful only on evidence.
     With no partners its agent is its twin, reading the captain's own matrix
     greedily, so it is simulated alone with the small `twin_temperature`: the
     captain knows what its twin will do and asks for more. The captain dares
@@ -608,8 +563,7 @@ class ExpectedCaptain(Captain):
     hint costs one turn however it ends: a miss costs nothing unless it loses
     the game, so it asks for as many cards as the assassin's risk allows.
 
-    Racing, the assassin costs `assassin_cost` own cards. Alone it costs
-    `alone_assassin_cost`, and with `endgame` own cards or fewer left
+    Alone, with `endgame` own cards or fewer left, the assassin costs
     `endgame_assassin_cost`: a hint then points at one card or two anyway,
     so care costs few cards, and by then the captain has learnt its agent.
     Racing, the care would cost turns that the opponent uses.
@@ -629,18 +583,14 @@ class ExpectedCaptain(Captain):
                  temperature: float = 0.02, twin_temperature: float = 0.0005,
                  samples: int = 96, candidates: int = 200,
                  neutral_cost: float = 0.3, opponent_cost: float = 1.0,
-                 assassin_cost: float = 8.0, alone_assassin_cost: float = 20.0,
-                 endgame_assassin_cost: float = 30.0,
+                 assassin_cost: float = 8.0, endgame_assassin_cost: float = 12.0,
                  endgame: int = 2, max_count: int = 4, seed: int = 0,
                  caution: float = 0.5, widen_below: float | None = None,
                  reading_temperature: float = 0.05, slip: float = 0.1,
-                 doublings: int = 2, doubling_cost: float = 0.1, alone: bool = False,
-                 calibration: Calibration | None = DANGER):
+                 doublings: int = 2, doubling_cost: float = 0.1, alone: bool = False):
         super().__init__(weights, max_count)
         self.alone = alone
         self.partners = list(partners) or [weights]
-        # A twin's chances are its own; None prices the assassin at the partners' mean chance.
-        self.calibration = calibration if partners else None
         self.temperature = temperature if partners else twin_temperature
         # A twin's noise is known; an unknown agent's is learnt (`observe`) among these.
         self.noises = temperature * 2.0 ** np.arange(doublings + 1 if partners else 1)
@@ -648,10 +598,8 @@ class ExpectedCaptain(Captain):
         self.noise_evidence = np.zeros(len(self.noises))
         self.samples, self.candidates = samples, candidates
         self.neutral_cost, self.opponent_cost = neutral_cost, opponent_cost
-        # Racing, a dearer assassin loses duels (README, "Calibrating the danger"). Alone, the
-        # endgame's rule was tuned on seeds 0-29 and checked on 30-59 (README, "The assassin in
-        # the endgame"), and both prices, since, with the calibration on the same seeds.
-        self.assassin_cost, self.alone_assassin_cost = assassin_cost, alone_assassin_cost
+        self.assassin_cost = assassin_cost
+        # Tuned on seeds 0-29 and checked on 30-59 (README, "The assassin in the endgame").
         self.endgame, self.endgame_assassin_cost = endgame, endgame_assassin_cost
         self.seed = seed
         # 1: a hint is worth its worst partner's score; 0: their mean. Tuned on seeds 2000-2023.
@@ -724,40 +672,23 @@ class ExpectedCaptain(Captain):
         if len(chosen) == 0:
             return
         risk = self.risk(board, situation.team)
-        values, fatal = self.foresee(situation, chosen, risk)
+        readings = [self.expected(situation, partner, chosen, risk) for partner in self.partners]
+        values = np.stack([value for value, _ in readings])
+        fatal = np.stack([chance for _, chance in readings])
         # The costs of a miss that ends the turn are blended between the worst partner and the
         # mean, weighted by what each has foreseen of the agent (`caution`). A card that loses
-        # (`losing`) is priced apart, at the agent's chance of it (`danger`).
+        # (`losing`) is priced at that mean, unblended: a partner silent on a hint guesses at
+        # random in the simulation, so the worst partner's chance is about one in the cards
+        # left for most hints, a floor that hides the ones the informed partners see as fatal.
         belief = self.belief()
-        mean = np.tensordot(belief, values, axes=1)
+        mean, danger = np.tensordot(belief, values, axes=1), np.tensordot(belief, fatal, axes=1)
         table[chosen] = (self.caution * values.min(axis=0) + (1 - self.caution) * mean
-                         - self.assassin_price(situation) * risk * self.danger(fatal, belief, mean))
-
-    def foresee(self, situation: Situation, chosen: np.ndarray,
-                risk: float) -> tuple[np.ndarray, np.ndarray]:
-        """Each partner's `expected` values of the chosen hints and its chances of a card that
-        loses: two arrays of partners × hints × counts."""
-        readings = [self.expected(situation, partner, chosen, risk) for partner in self.partners]
-        return np.stack([value for value, _ in readings]), np.stack([chance for _, chance in readings])
-
-    def danger(self, fatal: np.ndarray, belief: np.ndarray, value: np.ndarray) -> np.ndarray:
-        """The chance that the agent turns over a card that loses, per hint and count.
-
-        A twin's is its own. An unknown agent's is `calibration`'s reading of the
-        partners' chances: their mean alone, weighted by belief, hides the hints that
-        one partner fears and the agent, read like none of them, meets.
-        """
-        if self.calibration is None:
-            return np.tensordot(belief, fatal, axes=1)
-        return self.calibration(danger_features(fatal, belief, value))
+                         - self.assassin_price(situation) * risk * danger)
 
     def assassin_price(self, situation: Situation) -> float:
-        """What a card that loses costs, in own cards: more for a team alone, which loses 25
-        points with the game, and more again in its endgame."""
-        if not self.alone:
-            return self.assassin_cost
-        late = situation.own.sum() <= self.endgame
-        return self.endgame_assassin_cost if late else self.alone_assassin_cost
+        """What a card that loses costs, in own cards: more in the endgame of a team alone."""
+        late = self.alone and situation.own.sum() <= self.endgame
+        return self.endgame_assassin_cost if late else self.assassin_cost
 
     def shortlist(self, situation: Situation, board: Board,
                   views: Sequence[np.ndarray] = ()) -> np.ndarray:

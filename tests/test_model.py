@@ -8,7 +8,6 @@ from model import (
     AGENTS,
     AI,
     CAPTAINS,
-    DANGER,
     WIDEN_DENSE,
     WIDEN_SPARSE,
     Agent,
@@ -18,7 +17,6 @@ from model import (
     Situation,
     ThresholdAgent,
     Weights,
-    danger_features,
     pick_chances,
 )
 
@@ -120,7 +118,7 @@ def test_expected_captain_also_simulates_the_hints_its_partners_like_best():
     assert captain.shortlist(situation, board(), views=views).tolist() == [fruit]
 
     def hint(widen_below: float) -> Hint:
-        return ExpectedCaptain(own, partners=[own, partner], candidates=1, calibration=None,
+        return ExpectedCaptain(own, partners=[own, partner], candidates=1,
                                widen_below=widen_below).give_hint(board(), RED).hint
 
     # "ocean" 2 is worth 1.92 cards (the partner may read SHARK before a second target): a
@@ -186,27 +184,26 @@ def test_the_opponents_last_card_loses_like_the_assassin(alone):
 
 
 def test_in_the_endgame_the_assassin_costs_more():
-    # "ocean" reads SHARK right behind its own cards. For a team alone, with three own cards left
-    # (WHALE, SHIP, BEACH) the assassin costs `alone_assassin_cost`; with two (BEACH found),
-    # `endgame_assassin_cost`. Racing, `assassin_cost`: care costs turns that the opponent uses.
+    # "ocean" reads SHARK right behind its own cards. With three own cards left (WHALE, SHIP,
+    # BEACH) the assassin costs `assassin_cost`; with two (BEACH found), `endgame_assassin_cost`,
+    # for a team alone: racing, care costs turns that the opponent uses.
     w, ocean = weights(), HINTS.index("ocean")
 
     def price_in_the_table(b: Board) -> float:
         """The assassin's price that "ocean" for one card pays in the captain's table."""
         situation = Situation.of(w, b, RED)
-        plain = ExpectedCaptain(w, partners=[w, w], alone=True, endgame_assassin_cost=20.0,
-                                calibration=None)
-        dearer = ExpectedCaptain(w, partners=[w, w], alone=True, calibration=None)
+        plain = ExpectedCaptain(w, partners=[w, w], alone=True, endgame_assassin_cost=8.0)
+        dearer = ExpectedCaptain(w, partners=[w, w], alone=True)
         _, fatal = plain.expected(situation, w, np.array([ocean]), risk=1.0)
         cut = plain.score(situation, b)[ocean, 0] - dearer.score(situation, b)[ocean, 0]
-        return 20.0 + cut / fatal[0, 0]
+        return 8.0 + cut / fatal[0, 0]
 
     b = board()
     for word in ("apple", "pear"):
         b.reveal(word, RED)
-    assert price_in_the_table(b) == pytest.approx(20.0)
+    assert price_in_the_table(b) == pytest.approx(8.0)
     b.reveal("beach", RED)
-    assert price_in_the_table(b) == pytest.approx(30.0)
+    assert price_in_the_table(b) == pytest.approx(12.0)
     racing = ExpectedCaptain(w, partners=[w, w])
     assert racing.assassin_price(Situation.of(w, b, RED)) == 8.0
 
@@ -218,7 +215,7 @@ def test_the_assassin_is_priced_at_the_chance_of_the_partners_the_agent_reads_li
     fatal_matrix[0, 7] = 0.99                 # ...except for one partner, who reads it first
     fatal_matrix[HINTS.index("noise"), WORDS.index("piano")] = 0.9   # and "noise" as PIANO
     safe, fatal = weights(safe_matrix), weights(fatal_matrix)
-    captain = ExpectedCaptain(safe, partners=[safe] * 20 + [fatal], caution=0.0, calibration=None)
+    captain = ExpectedCaptain(safe, partners=[safe] * 20 + [fatal], caution=0.0)
     # One partner in twenty-one would read "ocean" into the assassin: a small chance.
     assert captain.give_hint(board(), RED).hint == Hint("ocean", 3)
 
@@ -252,7 +249,7 @@ def test_the_captain_learns_which_partner_reads_like_its_agent():
     like[HINTS.index("noise"), WORDS.index("piano")] = 0.9
     unlike[HINTS.index("fruit")] = [0.05, 0.05, 0.05, 0.90, 0.88, 0.05, 0.99, 0.05]
     own, other = weights(like), weights(unlike)
-    captain = ExpectedCaptain(own, partners=[own, other], caution=0.0, calibration=None)
+    captain = ExpectedCaptain(own, partners=[own, other], caution=0.0)
     assert captain.belief().tolist() == [0.5, 0.5]
     # Half the partners would miss with "fruit": one sure card ("weather") is worth more.
     assert captain.give_hint(board(), RED, ["noise"]).hint == Hint("weather", 1)
@@ -474,62 +471,3 @@ def test_a_bad_count_gets_the_count_message(text):
 
 def test_matrices_over_one_vocabulary_share_their_legality_filter():
     assert weights().filter is weights(MATRIX * 0.5).filter
-
-
-def test_danger_features_rise_with_every_partners_chance():
-    belief = np.array([0.5, 0.25, 0.25])
-    value = np.ones((1, 2))
-    fatal = np.array([[[0.0, 0.01]], [[0.0, 0.05]], [[0.0, 0.2]]])        # partners × hints × counts
-    features = danger_features(fatal, belief, value)
-    assert features.shape == (1, 2, len(DANGER.coefficients))
-    riskier = danger_features(fatal * 2, belief, value)
-    assert (riskier[0, 1] >= features[0, 1]).all() and (riskier[0, 1] > features[0, 1]).any()
-    # The largest chance, the second largest, and the shares over 2% and 10%:
-    assert np.exp(features[0, 1, 2]) == pytest.approx(0.2 + 1e-4)
-    assert np.exp(features[0, 1, 3]) == pytest.approx(0.05 + 1e-4)
-    assert features[0, 1, 6:8].tolist() == pytest.approx([2 / 3, 1 / 3])
-    alone = danger_features(fatal[:1], belief[:1], value)                  # one partner: no second
-    assert alone[0, 1, 2] == alone[0, 1, 3]
-
-
-def test_the_calibrated_danger_grows_with_the_partners_chances():
-    belief = np.full(4, 0.25)
-    value = np.full((5, 1), 1.5)
-    chances = np.array([0.0, 0.001, 0.01, 0.05, 0.2])
-    fatal = np.broadcast_to(chances[None, :, None], (4, 5, 1)).copy()
-    danger = DANGER(danger_features(fatal, belief, value))[:, 0]
-    assert ((danger > 0) & (danger < 1)).all()
-    assert (np.diff(danger) > 0).all()
-    one_fears = fatal.copy()
-    one_fears[0] = 0.2                        # one partner in four sees the assassin: some danger
-    assert DANGER(danger_features(one_fears, belief, value))[0, 0] > danger[0]
-
-
-def test_a_captain_calibrates_the_danger_only_for_an_agent_it_does_not_know():
-    w = weights()
-    assert ExpectedCaptain(w, partners=[w, w]).calibration is DANGER
-    assert ExpectedCaptain(w, partners=[w, w], calibration=None).calibration is None   # the mean
-    assert ExpectedCaptain(w).calibration is None                  # its twin's chance is known
-    fatal = np.array([[[0.1]], [[0.3]]])
-    twin = ExpectedCaptain(w)
-    assert twin.danger(fatal, np.array([0.75, 0.25]), np.ones((1, 1)))[0, 0] == pytest.approx(0.15)
-
-
-def test_the_calibration_heeds_one_partner_in_eight_that_the_mean_drowns():
-    safe_matrix = MATRIX.copy()
-    safe_matrix[0, 7] = 0.05                  # SHARK no longer answers to "ocean"...
-    fatal_matrix = safe_matrix.copy()
-    fatal_matrix[0, 7] = 0.99                 # ...except for one partner, who reads it first
-    safe, fatal = weights(safe_matrix), weights(fatal_matrix)
-
-    def hint(others: int, calibration) -> Hint:
-        captain = ExpectedCaptain(safe, partners=[safe] * others + [fatal], caution=0.0,
-                                  calibration=calibration)
-        return captain.give_hint(board(), RED).hint
-
-    # Seven safe readings put the mean chance of SHARK at an eighth of one: a price worth
-    # paying for a third card. The calibration, fit on how unseen agents guessed, puts it higher.
-    assert hint(7, None) == Hint("ocean", 3)
-    assert hint(7, DANGER) == Hint("fruit", 2)
-    # One reading in twenty-one is a risk the calibrated captain takes too.
-    assert hint(20, DANGER) == Hint("ocean", 3)
