@@ -153,14 +153,17 @@ def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list
     if captain.initializer == agent.initializer:
         return []
     read = weights[agent.initializer].reads()
+    sources = frozenset().union(*map(leaves, read))
+
+    def known(name: str) -> bool:
+        """Whether the agent reads this matrix (disjoint: anything it is made from)."""
+        return bool(leaves(name) & sources) if policy == "disjoint" else name in read
 
     def alone(w):
-        return w if w.backoff is None or w.backoff.name not in read else w.without_backoff()
+        # A backoff is read through its own backoff too: it goes if any of them is known.
+        return w if w.backoff is None or not any(map(known, w.backoff.reads())) else w.without_backoff()
 
-    if policy == "disjoint":
-        sources = frozenset().union(*map(leaves, read))
-        return [alone(own), *(alone(w) for w in others if not leaves(w.name) & sources)]
-    return [alone(own), *(alone(w) for w in others if w.name not in read)]
+    return [alone(own), *(alone(w) for w in others if not known(w.name))]
 
 
 def guess(agent, board: Board, hint, guessed: int, rng: np.random.Generator, team: Color):

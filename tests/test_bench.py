@@ -232,6 +232,31 @@ def test_disjoint_partners_hold_nothing_the_agent_reads(monkeypatch):
     assert names("usf", "usf", "disjoint") == []                                    # twins
 
 
+def test_no_partner_reads_the_agent_through_a_chain_of_backoffs(monkeypatch):
+    recipes = {"mix": ["usf", "vectors", "sbert"]}
+    monkeypatch.setattr(datasets, "parts_of", lambda name: recipes.get(name, []))
+    sbert = weights_of("sbert")
+    vectors = weights_of("vectors", sbert)
+    weights = {"sbert": sbert, "vectors": vectors, "usf": weights_of("usf", vectors),
+               "corpus": weights_of("corpus", vectors), "mix": weights_of("mix", sbert),
+               "plain": weights_of("plain")}
+
+    def partners(captain, agent, policy):
+        return {w.name: w.backoff for w in bench.partners_for(
+            Spec("expected", captain), Spec("greedy", agent), weights, policy)}
+
+    # USF reads SBERT through the vectors it backs off to: against SBERT, it reads alone.
+    assert partners("usf", "sbert", "held-out") == {"usf": None, "vectors": None,
+                                                    "corpus": None, "mix": None, "plain": None}
+    # Against an agent that reads none of them, the chain stays...
+    assert partners("usf", "plain", "held-out")["usf"] is vectors
+    assert partners("usf", "plain", "disjoint")["corpus"] is vectors
+    # ... against the mix it goes, held out through SBERT, and disjoint as part of the mix.
+    assert partners("usf", "mix", "held-out")["usf"] is None
+    assert partners("corpus", "usf", "held-out") == {"corpus": None, "mix": None, "plain": None}
+    assert partners("corpus", "mix", "disjoint") == {"corpus": None, "plain": None}
+
+
 def test_base_sources_follow_the_recipes_and_the_backoff(monkeypatch):
     recipes = {"combined": ["direct", "double_link"], "direct": ["usf", "corpus"],
                "double_link": ["direct"]}

@@ -513,15 +513,26 @@ def test_on_demand_columns_and_out_of_vocabulary_hints(tmp_path):
     assert weights.hint_row("", ["ocean"]).tolist() == [0.0]
 
 
-def test_every_matrix_but_sberts_backs_off_to_sbert(tmp_path):
+def test_sparse_matrices_back_off_to_fasttext_and_the_others_to_sbert(tmp_path):
     make_sources(tmp_path / "sources")
-    cat = catalog(tmp_path)
-    association, sbert = cat.weights("association"), cat.weights("sbert")
-    assert association.backoff is sbert and sbert.backoff is None
+    cat = catalog(tmp_path, fasttext_model=write_vec(tmp_path / "v.vec"))
+    association, fasttext, sbert = (cat.weights(n) for n in ("association", "fasttext", "sbert"))
+    assert association.backoff is fasttext and fasttext.backoff is sbert and sbert.backoff is None
+    assert cat.weights("combined").backoff is sbert and cat.weights("eat").backoff is fasttext
     assert cat.weights("association") is association                    # one per name
-    silent = next(h for i, h in enumerate(HINTS5) if not association.matrix[i].any())
-    np.testing.assert_allclose(association.hint_row(silent, WORDS5), sbert.hint_row(silent, WORDS5))
-    assert not association.own_row(silent, WORDS5).any()
+    assert association.reads() == {"association", "fasttext", "sbert"}
+    silent = next(i for i, h in enumerate(HINTS5) if not association.matrix[i].any()
+                  and fasttext.matrix[i].any())
+    np.testing.assert_allclose(association.hint_row(HINTS5[silent], WORDS5),
+                               fasttext.hint_row(HINTS5[silent], WORDS5))
+    assert not association.own_row(HINTS5[silent], WORDS5).any()
+
+
+def test_without_a_corpus_sparse_matrices_back_off_to_sbert(tmp_path):
+    write_usf(tmp_path / "sources" / "usf", [usf_row("OCEAN", "SEA", ".300", ".0100")])
+    cat = catalog(tmp_path)
+    assert cat.missing("fasttext") is not None
+    assert cat.weights("association").backoff is cat.weights("sbert")
 
 
 def test_partners_are_every_other_available_matrix_from_one_catalog(tmp_path):
@@ -532,8 +543,10 @@ def test_partners_are_every_other_available_matrix_from_one_catalog(tmp_path):
         fasttext_model=vec)
     assert weights.name == "combined"
     assert [p.name for p in partners] == [n for n in datasets.INITIALIZERS if n != "combined"]
-    sbert = partners[0]
-    assert weights.backoff is sbert and all(p.backoff is sbert for p in partners[1:])
+    sbert, fasttext = partners[0], partners[3]
+    assert fasttext.name == "fasttext" and weights.backoff is sbert
+    assert all(p.backoff is (fasttext if p.name in datasets.SPARSE_BACKOFF else sbert)
+               for p in partners[1:])
 
 
 def test_unknown_initializer_and_missing_source_errors(tmp_path):
