@@ -120,8 +120,8 @@ def accepts(function: Callable, parameter: str) -> bool:
 PARTNER_POLICIES = ("held-out", "disjoint", "all", "own")
 PARTNER_TEXT = {
     "held-out": "in cross-play, its own and every other loaded matrix except those its agent reads "
-                "(the agent's, and SBERT where the agent's matrix backs off to it), none of them "
-                "backing off to the agent's, so cross-play measures a partner the captain has never "
+                "(the agent's, and those it backs off to: fastText, SBERT), none of them backing "
+                "off to one of those, so cross-play measures a partner the captain has never "
                 "seen; in self-play none, for its agent is its twin, whose reading it knows (as in "
                 "the game's AI teams).",
     "disjoint": "as held-out, and no combination made from a matrix its agent reads either "
@@ -137,8 +137,8 @@ def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list
     """The matrices a captain may check its hints against, the captain's own first.
 
     held-out: in cross-play, every loaded matrix but those the agent reads
-    (its own and its backoff), and none, the captain's own included, backing
-    off to one of them, so that cross-play measures an unknown partner; in
+    (its own and its chain of backoffs), and none, the captain's own included,
+    backing off to one of them, so that cross-play measures an unknown partner; in
     self-play none, for the agent is the captain's twin, as in a game's AI team;
     disjoint: as held-out, and no matrix made from one that the agent reads
     either (a combination that holds it); all: every loaded matrix; own: the
@@ -762,7 +762,8 @@ def markdown(report: dict) -> str:
         lines += ["", "No cross-play pairs in this run (one initializer only): the numbers above are "
                   "self-play and flatter the AI."]
     shared = ("Combined matrices are made of base ones, and every matrix but SBERT's backs off to "
-              "SBERT, so some cross-play pairs share a source (e.g. combined and association)")
+              "SBERT (counts and norms through fastText), so some cross-play pairs share a source "
+              "(e.g. combined and association)")
     lines += ["", f"{shared}; the rows 'sharing no source' leave those out." if h["cross_disjoint"]
               else f"{shared}: here every cross-play pair shares one, so there is no row of pairs "
                    "sharing no source."]

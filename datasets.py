@@ -1363,9 +1363,13 @@ class Catalog:
     def backoff(self, name: str) -> Weights | None:
         """The matrix that reads for `name` where it is silent: for counts and norms the first
         available of `SPARSE_BACKOFF`, for the others SBERT, which knows every word."""
-        readers = [r for r in SPARSE_BACKOFF.get(name, (FALLBACK,))
-                   if r != name and self.missing(r) is None]
-        return self.weights(readers[0]) if readers else None
+        for reader in SPARSE_BACKOFF.get(name, (FALLBACK,)):
+            if reader != name and self.missing(reader) is None:
+                try:
+                    return self.weights(reader)
+                except MissingSource:    # present but unreadable, as it said: the next one reads
+                    continue
+        return None
 
     def table(self, name: str) -> Table:
         """The table of an initializer: from cache when fresh, else built and cached."""

@@ -389,8 +389,9 @@ def test_a_corrupt_corpus_file_is_named_and_association_still_builds(tmp_path, c
     sources = make_sources(tmp_path / "sources", corpus=b"\x1f\x8b not really gzip")
     _, said = attempt(capsys, "word_collocations", sources, tmp_path / "cache")
     assert "book.txt.gz" in said
-    association, _ = attempt(capsys, "association", sources, tmp_path / "cache")
+    association, said = attempt(capsys, "association", sources, tmp_path / "cache")
     assert association is not None and association.matrix.max() > 0
+    assert association.backoff.name == "sbert" and "fasttext left out" in said   # not fastText
 
 
 # --- a read-only data folder -------------------------------------------------------------------------
