@@ -993,6 +993,9 @@ def arguments() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="worker processes (default 1; results do not depend on it, latencies do)")
     p.add_argument("--duet", action="store_true", help="also run the Duet benchmark (duet.py)")
+    p.add_argument("--levels", action="store_true",
+                   help="only measure the game's AI levels (easy, normal, hard) with the game's AI, "
+                        "alone and against the reference team; writes levels.md")
     p.add_argument("--quick", action="store_true",
                    help=f"a smoke run for CI: {QUICK_SEEDS} boards, SBERT only")
     p.add_argument("--out", type=Path, default=REPORTS_DIR, metavar="DIR",
@@ -1027,6 +1030,8 @@ def main(argv: list[str]) -> int:
     except OSError as error:
         warn(f"bench: cannot read the card words: {error}")
         return 2
+    if args.levels:
+        return levels_main(args, argv, seeds, words)
     known = list(datasets.INITIALIZERS)
     names = args.initializers or (["sbert"] if args.quick else known)
     if unknown := [n for n in names if n not in known]:
@@ -1132,6 +1137,70 @@ def run_duet(seeds: list[int], setup: Setup, model) -> dict:
               if k != "seed" and isinstance(v, bool | int | float)]
     result["intervals"] = {k: bootstrap_ratio([float(g[k]) for g in games]) for k in fields}
     return result
+
+
+# --- the game's levels --------------------------------------------------------------------
+
+
+def run_levels(seeds: Sequence[int], words: Sequence[str], ai, levels: dict) -> list[dict]:
+    """Each level's ai:ai team as a person meets it in the game: alone, how many hints it takes
+    to find all its cards; against the reference team (the full AI, planning for an unknown
+    agent), how often it wins. One row a level."""
+    rows = []
+    for name, level in levels.items():
+        solo = []
+        for seed in seeds:
+            board, rng = deal(seed, words)
+            captain, agent = ai.captain(twin=True, level=level), ai.agent(level=level)
+            solo.append(play_solo(board, board.starting_team, captain, agent, rng, seed))
+        duels = [play_duel(seed, words, (ai.captain(twin=True, level=level), ai.agent(level=level)),
+                           (ai.captain(twin=False), ai.agent()), color)
+                 for seed in seeds for color in (Color.RED, Color.BLUE)]
+        rows.append({"level": name, "about": level.about,
+                     "hints_to_win": bootstrap_ratio([g.score for g in solo if g.won]),
+                     "solo_win_rate": bootstrap_ratio([float(g.won) for g in solo]),
+                     "cards_per_hint": bootstrap_ratio([sum(o is Outcome.OWN for h in g.hints
+                                                            for o in h.outcomes) for g in solo],
+                                                       [len(g.hints) for g in solo]),
+                     **{f"duel_{k}": v for k, v in summarize_duels(duels).items()}})
+    return rows
+
+
+def levels_markdown(rows: list[dict], command: str) -> str:
+    """The levels' table, as the README and reports/levels.md show it."""
+    lines = [f"# The game's AI levels\n\n`{command}`\n",
+             "Alone: the hints a level's ai:ai team takes to find all its cards (on the games it wins), "
+             "and its own cards per hint. Against the reference team (the full AI planning for an "
+             "unknown agent), one game on each side of every board.\n"]
+    lines += table(["level", "hints to win alone", "own cards per hint", "wins alone",
+                    "wins against the reference", "assassin losses against it"],
+                   [[r["level"], fmt(r["hints_to_win"], "mean"), fmt(r["cards_per_hint"], "mean"),
+                     fmt(r["solo_win_rate"], "rate"), fmt(r["duel_win_rate"], "rate"),
+                     fmt(r["duel_assassin_rate"], "rate")] for r in rows])
+    return "\n".join(lines) + "\n"
+
+
+def levels_main(args: argparse.Namespace, argv: list[str], seeds: list[int], words: Sequence[str]) -> int:
+    """`bench --levels`: measure the game's levels alone and write levels.md."""
+    import datasets
+    import model
+    from common import atomic_write_bytes
+
+    try:
+        weights, partners = datasets.load_with_partners(None, sources=args.sources,
+                                                        sbert_model=args.sbert_model)
+    except (OSError, ValueError, RuntimeError) as error:
+        warn(f"bench: cannot build the AI: {error}")
+        return 2
+    weights.add_words(words)
+    ai = model.AI(weights, partners=partners)
+    rows = run_levels(seeds, words, ai, model.LEVELS)
+    command = "python main.py bench " + shlex.join(argv)
+    text = levels_markdown(rows, command)
+    args.out.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(args.out / "levels.md", text.encode("utf-8"))
+    print(text + f"\n(written to {args.out / 'levels.md'})")
+    return 0
 
 
 def write(report: dict, setup: Setup, out: Path) -> None:

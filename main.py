@@ -7,13 +7,14 @@ import contextlib
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from board import BLUE, RED, TEAMS, Board, Color
 from common import BOARD_WORDS_PATH, GAMES_LOG_PATH, SOURCES_DIR, load_words, warn
-from model import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN, ExpectedCaptain
+from model import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN, DEFAULT_LEVEL, LEVELS, ExpectedCaptain
 from players import (
     COMPOSITIONS,
     AIAgent,
@@ -28,13 +29,14 @@ from players import (
     TurnStarted,
     parse_composition,
 )
-from renderer import ConsoleTerminal, Renderer
+from renderer import RULES, ConsoleTerminal, Renderer
 
 DESCRIPTION = """Play Codenames in the console against, or alongside, an AI.
 
 Each team is a captain (spymaster) and an agent (guesser), each a human or
-the AI; or 'auto', a solo-play opponent that turns over one of its own cards
-each turn. Without --red/--blue you are asked at the start."""
+the AI, written captain:agent (ai:human: the AI gives hints, you guess); or
+'auto', a solo-play opponent that turns over one of its own cards each turn.
+Without --red/--blue you are asked at the start."""
 
 EPILOG = """examples:
   python main.py                               ask for the teams, then play
@@ -52,6 +54,9 @@ def parser() -> argparse.ArgumentParser:
     for color in TEAMS:
         teams.add_argument(f"--{color.value}", metavar="TEAM", type=composition,
                            help=f"{color.value} team: {', '.join(COMPOSITIONS)} (captain:agent)")
+    p.add_argument("--level", choices=list(LEVELS), default=None,
+                   help="how strongly ai:ai teams play: " + "; ".join(
+                       f"{level.name}: {level.about}" for level in LEVELS.values()))
     p.add_argument("--seed", type=seed, help="make the board, key and AI sampling reproducible")
     p.add_argument("--words", type=Path, metavar="FILE",
                    help=f"play with another list of card words (default {BOARD_WORDS_PATH.name})")
@@ -103,26 +108,56 @@ def composition(text: str) -> str:
 # --- setting up a game ----------------------------------------------------------------
 
 
+TEAM_QUESTION = """Who plays? Each team is captain:agent, each human or ai: ai:human means the AI
+gives the hints and you guess; human:ai, you give hints and the AI guesses; human:human,
+two people share the screen. auto is a solo opponent that turns over one of its own cards
+each turn. Type help for the rules, quit to leave."""
+
+# What an empty answer chooses: a person guesses for red against an AI team.
+DEFAULT_TEAMS = {RED: "ai:human", BLUE: "ai:ai"}
+
+
 def ask_composition(color: Color) -> str:
     """Ask for one team's composition until the answer makes sense."""
+    default = DEFAULT_TEAMS[color]
     while True:
-        answer = input(f"{color.value} team ({' / '.join(COMPOSITIONS)}) [ai:ai]> ").strip()
-        if answer.lower() in ("quit", "exit", "q"):
+        answer = input(f"{color.value} team ({' / '.join(COMPOSITIONS)}) [{default}]> ").strip().lower()
+        if answer in ("quit", "exit", "q"):
             raise QuitGame
+        if answer in ("help", "?"):
+            print(f"{TEAM_QUESTION}\n\n{RULES}")
+            continue
         try:
-            return parse_composition(answer or "ai:ai")
+            return parse_composition(answer or default)
         except ValueError as error:
             print(error)
 
 
-def make_team(color: Color, kind: str, ai, terminal: ConsoleTerminal) -> Team | AutoTeam:
+def ask_level() -> str:
+    """Ask how strongly the AI teams play."""
+    choices = " / ".join(LEVELS)
+    while True:
+        answer = input(f"AI level ({choices}) [{DEFAULT_LEVEL}]> ").strip().lower()
+        if answer in ("quit", "exit", "q"):
+            raise QuitGame
+        if answer in LEVELS or not answer:
+            return answer or DEFAULT_LEVEL
+        print("\n".join(f"{level.name}: {level.about}" for level in LEVELS.values()))
+
+
+def make_team(color: Color, kind: str, ai, terminal: ConsoleTerminal, level: str | None = None
+              ) -> Team | AutoTeam:
+    """The players of one team; a `level` weakens an ai:ai team (people play with the AI whole)."""
     if kind == "auto":
         return AutoTeam(color)
     captain_kind, agent_kind = kind.split(":")
     twin = agent_kind == "ai"   # the AI captain then knows how its agent reads a hint
-    captain = HumanCaptain(terminal) if captain_kind == "human" else AICaptain(ai.captain(twin))
-    agent = HumanAgent(terminal) if agent_kind == "human" else AIAgent(ai.agent())
-    return Team(color, captain, agent, label=kind)
+    strength = LEVELS[level] if level and kind == "ai:ai" else None
+    captain = (HumanCaptain(terminal) if captain_kind == "human"
+               else AICaptain(ai.captain(twin, level=strength)))
+    agent = HumanAgent(terminal) if agent_kind == "human" else AIAgent(ai.agent(level=strength))
+    label = f"{kind} ({level})" if strength else kind
+    return Team(color, captain, agent, label=label)
 
 
 def new_board(words_file: Path | None, rng: np.random.Generator) -> Board:
@@ -134,13 +169,16 @@ def new_board(words_file: Path | None, rng: np.random.Generator) -> Board:
 def append_log(path: Path, record: dict) -> None:
     """Append one game to the log; a log that cannot be written never stops the game.
 
-    A write cut short (a full disk) is undone: a half line would spoil the next game's line too.
+    A record always starts on a line of its own, even after a half line that a killed writer
+    left; a write cut short (a full disk) is undone, so as not to leave one.
     """
     line = (json.dumps(record) + "\n").encode("utf-8")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "ab", buffering=0) as f:
+        with open(path, "ab+", buffering=0) as f:
             start = f.seek(0, os.SEEK_END)
+            if start and (f.seek(start - 1), f.read(1))[1] != b"\n":
+                line = b"\n" + line
             try:
                 written = 0
                 while written < len(line):
@@ -154,48 +192,88 @@ def append_log(path: Path, record: dict) -> None:
 
 
 def play(args: argparse.Namespace) -> int:
+    """Set up the teams, then play games until the players have had enough."""
+    prompted = not (args.red and args.blue)
+    if prompted:
+        print(TEAM_QUESTION)
     kinds = {RED: args.red or ask_composition(RED), BLUE: args.blue or ask_composition(BLUE)}
-    seeds = np.random.SeedSequence(args.seed)
-    board_rng, play_rng = (np.random.default_rng(s) for s in seeds.spawn(2))
-    try:
-        board = new_board(args.words, board_rng)
-    except (OSError, ValueError) as error:
-        warn(f"cannot deal a board: {error}")
-        return 2
-    # Nobody may see the key while a person guesses: no spectator's board, and no --explain
-    # (the AI's targets and most dangerous card would give the answers away).
-    human_agents = any(k.endswith(":human") for k in kinds.values())
-    if args.explain and human_agents:
-        warn("--explain is off while a person guesses: it would show the AI's targets")
-    renderer = Renderer(explain=args.explain and not human_agents)
-    terminal = ConsoleTerminal(renderer)
+    people = any("human" in kind for kind in kinds.values())
+    level = args.level
+    if level is None and "ai:ai" in kinds.values():
+        level = ask_level() if prompted and people else DEFAULT_LEVEL
     needs_ai = any(k != "auto" and "ai" in k.split(":") for k in kinds.values())
     try:
         # An AI captain guessed for by a person checks its hints against every matrix.
         unknown_agents = any(k == "ai:human" for k in kinds.values())
-        ai = load_ai(args, board.words, partners=unknown_agents) if needs_ai else None
+        ai = load_ai(args, partners=unknown_agents) if needs_ai else None
     except (OSError, ValueError, RuntimeError) as error:   # a bad flag or a missing model
         warn(f"cannot build the AI: {error}")
         return 2
-    teams = {color: make_team(color, kind, ai, terminal) for color, kind in kinds.items()}
-    game = Game(board, teams, rng=play_rng, seed=args.seed)
+    if "human:ai" in kinds.values():
+        print("Getting the AI agent ready to read any hint...")
+        ai.weights.warm_up()   # so that the first hint outside the vocabulary does not stall
+    seed = args.seed
+    while True:
+        seed = fresh_seed() if seed is None else seed
+        code, finished = play_game(args, kinds, ai, level, seed)
+        if code or not finished or not people or not again():
+            return code
+        seed = seed + 1 if args.seed is not None else None
+
+
+def fresh_seed() -> int:
+    """A seed for a game the user did not seed, so that the log can replay it."""
+    return int(np.random.SeedSequence().generate_state(1)[0] >> 1)
+
+
+def again() -> bool:
+    try:
+        return input("Play again? [Y/n]> ").strip().lower() in ("", "y", "yes")
+    except EOFError:
+        return False
+
+
+def play_game(args: argparse.Namespace, kinds: dict[Color, str], ai: AI | None, level: str | None,
+              seed: int) -> tuple[int, bool]:
+    """One game: (exit code, whether it was played to its end)."""
+    board_rng, play_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    try:
+        board = new_board(args.words, board_rng)
+    except (OSError, ValueError) as error:
+        warn(f"cannot deal a board: {error}")
+        return 2, False
+    # Nobody may see the key while a person guesses: no spectator's board, and no --explain
+    # (the AI's targets and most dangerous card would give the answers away).
+    human_agents = any(k.endswith(":human") for k in kinds.values())
+    human_captains = any(k.startswith("human:") for k in kinds.values())
+    if args.explain and human_agents:
+        warn("--explain is off while a person guesses: it would show the AI's targets")
+    renderer = Renderer(explain=args.explain and not human_agents)
+    terminal = ConsoleTerminal(renderer, hot_seat=human_agents and human_captains)
+    if ai is not None:
+        ai.weights.add_words(board.words)
+    teams = {color: make_team(color, kind, ai, terminal, level) for color, kind in kinds.items()}
+    game = Game(board, teams, rng=play_rng, seed=seed)
     game.listeners.append(lambda event: renderer.on_event(event, game))
     if not human_agents:
         game.listeners.append(lambda event: spectate(event, game, renderer))
-    if any(k == "human:human" for k in kinds.values()):
-        renderer.write("Hot seat: agents, look away while your captain reads the board.")
+    renderer.write(f"\nGame {seed} (replay it with --seed {seed}). Type help at any prompt.")
+    renderer.write(renderer.legend())
     try:
         game.play()
     except (QuitGame, EOFError, KeyboardInterrupt) as stop:
+        reason = {QuitGame: "a player quit", EOFError: "the input closed"}.get(type(stop), "interrupted")
+        game.abandon(reason)
         renderer.write("\nGame abandoned." if isinstance(stop, QuitGame) else "\nGoodbye.")
-        return 0 if not isinstance(stop, KeyboardInterrupt) else 130
+        return (130 if isinstance(stop, KeyboardInterrupt) else 0), False
     except RuleError as error:
+        game.abandon(f"internal error: {error}")
         warn(f"internal error, the game cannot go on: {error}")
-        return 1
+        return 1, False
     finally:
         if not args.no_log:
             append_log(args.log, game.record())
-    return 0
+    return 0, True
 
 
 def spectate(event, game: Game, renderer: Renderer) -> None:
@@ -206,7 +284,7 @@ def spectate(event, game: Game, renderer: Renderer) -> None:
         renderer.write(renderer.board(game.board, captain=True))
 
 
-def load_ai(args: argparse.Namespace, board_words: list[str], partners: bool = True) -> AI:
+def load_ai(args: argparse.Namespace, board_words: Sequence[str] = (), partners: bool = True) -> AI:
     """The AI players' weights and strategies, as the flags choose them.
 
     `partners=False` when no AI captain will have an agent other than its twin:

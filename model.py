@@ -25,6 +25,7 @@ MIN_RELATIVE_DISTANCE = 0.5
 # How much a backoff matrix adds to a row its matrix does know: enough to order the cards the
 # matrix weighs alike (its zeros, mostly), too little to reorder any two it tells apart.
 TIE_BREAK = 1e-4
+UNSEEN_HINT = "qwxzy"   # a hint no vocabulary holds
 
 
 # --- hints -------------------------------------------------------------------
@@ -77,7 +78,7 @@ def pair_problem(hint: str, board_word: str) -> str | None:
 def hint_problem(word: str, board: Board) -> str | None:
     """Why a hint word is illegal on this board, or None when it may be given."""
     if not word.isascii() or not word.isalpha():
-        return "a hint is one word of letters only"
+        return "a hint is one word of the plain letters a-z (no accents, digits, hyphens or apostrophes)"
     if len(word) < MIN_HINT_LETTERS:
         return f"a hint has at least {MIN_HINT_LETTERS} letters"
     if word in board:
@@ -247,6 +248,12 @@ class Weights:
         for k in (k for k, i in enumerate(found) if i is None):   # outside the vocabulary
             rows[k] = self.extender.row(hints[k], list(words)) if self.extender is not None else 0.0
         return rows
+
+    def warm_up(self) -> None:
+        """Read one hint outside the vocabulary, so that whatever such a hint needs (an encoder
+        to load) is ready before the first one a person gives."""
+        if self.words:
+            self.hint_row(UNSEEN_HINT, self.words[:1])
 
     def reads(self) -> frozenset[str]:
         """The names of the matrices that `hint_row` reads: its own and its backoff's."""
@@ -877,13 +884,41 @@ class AI:
             if name not in known:
                 raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(known)}")
 
-    def captain(self, twin: bool = False, alone: bool = False) -> Captain:
+    def captain(self, twin: bool = False, alone: bool = False, level: Level | None = None) -> Captain:
         """A captain; `twin` when its agent is this AI's `agent()`, whose reading it then knows;
-        `alone` for a team with no opponent (single-team mode), if the strategy plays one."""
+        `alone` for a team with no opponent (single-team mode), if the strategy plays one;
+        `level` caps its count (and a level that is not `twin` plans for an unknown agent)."""
+        options = {} if level is None else {"max_count": level.max_count}
+        twin = twin and (level is None or level.twin)
         if self.captain_strategy == ExpectedCaptain.name:
             partners = [] if twin else [self.weights, *self.partners]
-            return ExpectedCaptain(self.weights, partners=partners, alone=alone)
-        return CAPTAINS[self.captain_strategy](self.weights)
+            return ExpectedCaptain(self.weights, partners=partners, alone=alone, **options)
+        return CAPTAINS[self.captain_strategy](self.weights, **options)
 
-    def agent(self) -> Agent:
-        return AGENTS[self.agent_strategy](self.weights)
+    def agent(self, level: Level | None = None) -> Agent:
+        """An agent; a `level` sets how often it takes its best card rather than a likely one."""
+        options = {} if level is None else {"chance": level.chance}
+        return AGENTS[self.agent_strategy](self.weights, **options)
+
+
+@dataclass(frozen=True)
+class Level:
+    """How strongly an AI team plays: its captain's largest count, whether the captain knows how
+    its own agent reads (`twin`), and how often the agent takes its best card (`chance`)."""
+
+    name: str
+    max_count: int
+    twin: bool
+    chance: float
+    about: str   # what a player meets at this level, measured by `python main.py bench --levels`
+
+
+LEVELS: dict[str, Level] = {level.name: level for level in (
+    Level("easy", max_count=1, twin=False, chance=0.7,
+          about="one card a hint: about 9 turns to find its cards"),
+    Level("normal", max_count=2, twin=True, chance=0.95,
+          about="up to two cards a hint: about 5 turns"),
+    Level("hard", max_count=4, twin=True, chance=1.0,
+          about="the whole AI, with its twin: about 3 turns"),
+)}
+DEFAULT_LEVEL = "normal"

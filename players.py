@@ -9,7 +9,7 @@ that main.py provides.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -95,6 +95,7 @@ class Terminal(Protocol):
     def ask(self, prompt: str) -> str: ...   # may raise EOFError or KeyboardInterrupt
     def tell(self, message: str) -> None: ...
     def show(self, game: Game, captain: bool) -> None: ...
+    def help(self, message: str) -> None: ...   # the prompt's help, with the rules and the legend
 
 
 class AICaptain:
@@ -137,7 +138,14 @@ class AIAgent:
 HELP_CAPTAIN = ("Give a hint as one word and a count, e.g. 'ocean 2' (0-9 or 'unlimited').\n"
                 "Commands: board (show the board), help, quit.")
 HELP_AGENT = ("Type a word from the board to turn it over.\n"
-              "Commands: pass or stop (end the turn after one guess), board, help, quit.")
+              "Commands: pass (end the turn, after one guess), board, help, quit. A card's word\n"
+              "always turns the card over: when a card is called PASS, type /pass to pass.")
+EMPTY_CAPTAIN = "Type a hint and a count, e.g. 'ocean 2', or 'help'."
+EMPTY_AGENT = "Type a word from the board, 'pass' or 'help'."
+
+# What people type for each command; a leading slash ('/pass') makes any of them a command.
+COMMANDS = {"help": "help", "?": "help", "rules": "help", "board": "board", "pass": "pass",
+            "stop": "pass", "end": "pass", "quit": "quit", "exit": "quit", "q": "quit"}
 
 
 class HumanCaptain:
@@ -150,20 +158,25 @@ class HumanCaptain:
         self.terminal.show(game, captain=True)
         while True:
             line = read_command(self.terminal, f"{game.team.value} captain, your hint> ")
-            if line in ("help", "?"):
-                self.terminal.tell(HELP_CAPTAIN)
-            elif line == "board":
-                self.terminal.show(game, captain=True)
-            elif line:
-                try:
-                    hint = parse_hint(line)
-                except ValueError as error:
-                    self.terminal.tell(str(error))
-                    continue
-                if problem := hint_problem(hint.word, game.board):
-                    self.terminal.tell(f"That hint is not allowed: {problem}.")
-                    continue
-                return hint
+            match command(line):
+                case "help":
+                    self.terminal.help(HELP_CAPTAIN)
+                case "board":
+                    self.terminal.show(game, captain=True)
+                case None if not line:
+                    self.terminal.tell(EMPTY_CAPTAIN)
+                case None:
+                    try:
+                        hint = parse_hint(line)
+                    except ValueError as error:
+                        self.terminal.tell(str(error))
+                        continue
+                    if problem := hint_problem(hint.word, game.board):
+                        self.terminal.tell(f"That hint is not allowed: {problem}.")
+                        continue
+                    return hint
+                case other:
+                    self.terminal.tell(unknown_command(line, other))
 
 
 class HumanAgent:
@@ -178,32 +191,71 @@ class HumanAgent:
         while True:
             left = game.guesses_left(hint, guessed)
             limit = "no limit" if left is None else f"{left} left"
-            line = read_command(self.terminal, f"{game.team.value} agent, guess ({limit})> ")
-            if line in ("help", "?"):
-                self.terminal.tell(HELP_AGENT)
-            elif line == "board":
-                self.terminal.show(game, captain=False)
-            elif line in ("pass", "stop", "end"):
-                if guessed:
+            face_down = game.board.unrevealed_words()
+            line = read_command(self.terminal, f"{game.team.value} agent, guess ({limit})> ", face_down)
+            match command(line, face_down):
+                case "help":
+                    self.terminal.help(HELP_AGENT)
+                case "board":
+                    self.terminal.show(game, captain=False)
+                case "pass" if guessed:
                     return None
-                self.terminal.tell("Make at least one guess before you pass.")
-            elif line:
-                if line in game.board:
-                    if not game.board.card(line).revealed:
-                        return line
+                case "pass":
+                    self.terminal.tell("Make at least one guess before you pass.")
+                case None if not line:
+                    self.terminal.tell(EMPTY_AGENT)
+                case None if line in face_down:
+                    return line
+                case None if line in game.board:
                     self.terminal.tell(f"{line.upper()} is already turned over.")
-                else:
-                    self.terminal.tell(did_you_mean(line, game.board.unrevealed_words()))
+                case None:
+                    self.terminal.tell(did_you_mean(line, face_down))
+                case other:
+                    self.terminal.tell(unknown_command(line, other))
 
 
-def read_command(terminal: Terminal, prompt: str) -> str:
-    """One line of input, cleaned: printable, lower case, length-capped; 'quit' raises QuitGame."""
-    raw = terminal.ask(prompt)[:MAX_INPUT]
-    line = normalise("".join(ch if ch.isprintable() else " " for ch in raw))
-    line = " ".join(line.split())
-    if line in ("quit", "exit", "q"):
+def read_line(terminal: Terminal, prompt: str) -> str:
+    """One line of input, cleaned: printable, lower case, single-spaced.
+
+    A line longer than MAX_INPUT is refused with a message, and the prompt comes again.
+    """
+    while True:
+        raw = terminal.ask(prompt)
+        if len(raw) <= MAX_INPUT:
+            line = normalise("".join(ch if ch.isprintable() else " " for ch in raw))
+            return " ".join(line.split())
+        terminal.tell(f"That line is too long ({len(raw):,} characters; at most {MAX_INPUT}).")
+
+
+def read_command(terminal: Terminal, prompt: str, cards: Collection[str] = ()) -> str:
+    """One cleaned line of input (see `read_line`); 'quit' raises QuitGame.
+
+    `cards` are the words that a bare command word does not shadow (see `command`).
+    """
+    line = read_line(terminal, prompt)
+    if command(line, cards) == "quit":
         raise QuitGame
     return line
+
+
+def command(line: str, cards: Collection[str] = ()) -> str | None:
+    """The command a cleaned line names ('help', 'board', 'pass', 'quit'; 'unknown'), or None.
+
+    '/pass' is always a command; a bare 'pass' is one unless a card in `cards` is called PASS,
+    since a card's word must always turn the card over.
+    """
+    if line.startswith("/"):
+        return COMMANDS.get(line[1:].strip(), "unknown")
+    if line in cards:
+        return None
+    return COMMANDS.get(line)
+
+
+def unknown_command(line: str, name: str) -> str:
+    """The answer to a command typed at a prompt where it means nothing."""
+    if name == "unknown":
+        return f"{line!r} is not a command. Type 'help' for the commands."
+    return f"'{name}' does nothing here. Type 'help' for the commands."
 
 
 def did_you_mean(word: str, choices: list[str]) -> str:
@@ -336,6 +388,11 @@ class Game:
         elif (winner := self.board.winner()) is not None:
             self._end(winner, f"{winner.value} found all their agents")
         return outcome
+
+    def abandon(self, reason: str) -> None:
+        """Record why a game stopped before its end (a player quit, the input closed)."""
+        if not self.over:
+            self.reason = f"abandoned: {reason}"
 
     def _end(self, winner: Color, reason: str) -> None:
         self.winner, self.reason = winner, reason

@@ -42,6 +42,25 @@ class Renderer:
     def write(self, text: str = "") -> None:
         print(text, file=self.stream, flush=True)
 
+    def clear(self) -> None:
+        """Wipe the screen and its scrollback, so that the key cannot be scrolled back to."""
+        if hasattr(self.stream, "isatty") and self.stream.isatty():
+            self.stream.write("\033[2J\033[3J\033[H")
+            self.stream.flush()
+        else:
+            self.write("\n" + "-" * 30 + " (screen cleared) " + "-" * 30)
+
+    def legend(self) -> str:
+        """What the colours (or the plain markers) of the cards mean."""
+        if not self.color:
+            return ("Cards: R red agent, B blue agent, N bystander, A assassin. [R]: turned over;\n"
+                    "(R): face down, as the captain sees it; ( ): face down, as the agents see it.")
+        samples = ", ".join(f"{FOREGROUND[c]}{Style.BRIGHT}{name}{Style.RESET_ALL}" for c, name in (
+            (Color.RED, "red agent"), (Color.BLUE, "blue agent"), (Color.NEUTRAL, "bystander"),
+            (Color.ASSASSIN, "assassin")))
+        return (f"Cards: {samples}. A card that is turned over gets a coloured background;\n"
+                "agents see face-down cards without colour.")
+
     # --- the board ------------------------------------------------------------
 
     def board(self, board: Board, captain: bool) -> str:
@@ -115,15 +134,32 @@ class Renderer:
         return "\n".join(lines)
 
 
+RULES = """\
+Codenames in brief
+  25 cards: 9 agents of the team that starts, 8 of the other team, 7 bystanders, 1 assassin.
+  Each turn a team's captain, who sees the key, gives a hint: one word and a count,
+  e.g. OCEAN 2 for two cards. The hint may not be a face-down card's word, part of
+  one, a form of one, or spelled much like one.
+  The team's agents then turn over cards one at a time, up to count + 1 (no limit
+  for 0 or unlimited), and may stop after the first. Their own agent: go on. A
+  bystander or the other team's agent ends the turn. The assassin loses the game.
+  A team wins when all its agents are turned over, by either team."""
+
 OUTCOME_TEXT = {"own": "their own agent", "opponent": "the other team's agent",
                 "neutral": "a bystander", "assassin": "the ASSASSIN"}
 
 
 class ConsoleTerminal:
-    """The console as human players see it: `input()` to ask, the renderer to tell and show."""
+    """The console as human players see it: `input()` to ask, the renderer to tell and show.
 
-    def __init__(self, renderer: Renderer):
-        self.renderer = renderer
+    In a `hot_seat` game people share the screen: before the agents see the board, a screen
+    that showed the key is cleared and the game waits for them; before a captain sees the key,
+    the agents are asked to look away.
+    """
+
+    def __init__(self, renderer: Renderer, hot_seat: bool = False):
+        self.renderer, self.hot_seat = renderer, hot_seat
+        self.key_on_screen = False
 
     def ask(self, prompt: str) -> str:
         return input(prompt)
@@ -131,5 +167,15 @@ class ConsoleTerminal:
     def tell(self, message: str) -> None:
         self.renderer.write(message)
 
+    def help(self, message: str) -> None:
+        self.renderer.write(f"{message}\n\n{RULES}\n\n{self.renderer.legend()}")
+
     def show(self, game: Game, captain: bool) -> None:
+        if self.hot_seat and captain and not self.key_on_screen:
+            self.ask(f"{game.team.value.upper()} captain's turn: agents, look away. "
+                     "Captain, press Enter to see the key. ")
+        elif self.hot_seat and not captain and self.key_on_screen:
+            self.renderer.clear()
+            self.ask(f"Pass the screen to the {game.team.value.upper()} agents, then press Enter. ")
+        self.key_on_screen = captain
         self.renderer.show(game, captain)

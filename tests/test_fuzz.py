@@ -84,6 +84,9 @@ class FakeTerminal:
     def tell(self, message: str) -> None:
         self.log.append(("tell", message))
 
+    def help(self, message: str) -> None:
+        self.tell(message)
+
     def show(self, game: Game, captain: bool) -> None:
         self.renderer.show(game, captain)       # drawing any state must not fail either
         self.log.append(("show", "captain" if captain else "agent"))
@@ -280,7 +283,7 @@ def test_ctrl_c_at_a_prompt_says_goodbye_and_still_logs_the_game(tmp_path):
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              env={**os.environ, "NO_COLOR": "1"})
     seen = b""
-    while b"hint> " not in seen:               # wait for the prompt itself, not a guess at timing
+    while b"Enter to see the key. " not in seen:   # wait for the prompt itself, not a guess at timing
         chunk = os.read(child.stdout.fileno(), 4096)
         assert chunk, "main.py ended before its first prompt"
         seen += chunk

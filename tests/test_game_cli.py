@@ -41,7 +41,7 @@ def test_ai_vs_ai_is_reproducible_with_a_seed():
 def test_the_team_prompt_asks_each_team_and_repeats_after_nonsense(tmp_path):
     log = tmp_path / "games.jsonl"
     out, _ = assert_clean(run(["--seed", "2", "--log", str(log)], "nonsense\n  AUTO \nsolo\n"))
-    assert out.count("red team (human:human / human:ai / ai:human / ai:ai / auto) [ai:ai]> ") == 2
+    assert out.count("red team (human:human / human:ai / ai:human / ai:ai / auto) [ai:human]> ") == 2
     assert out.count("blue team (") == 1
     assert "unknown team 'nonsense'" in out
     assert WINNER.search(out)
@@ -52,13 +52,57 @@ def test_the_team_prompt_asks_each_team_and_repeats_after_nonsense(tmp_path):
     assert all(len(turn["guesses"]) == 1 and turn["hint"] is None for turn in record["turns"])
 
 
-def test_the_team_prompt_default_is_ai_and_short_names_work(tmp_path):
+def test_the_team_prompt_says_what_captain_agent_means_and_enter_starts_a_persons_game(tmp_path):
+    # Three Enters: red is ai:human (the AI gives hints, the person guesses) against an ai:ai
+    # team at the default level; a person plays, not a spectator.
     log = tmp_path / "games.jsonl"
-    out, _ = assert_clean(run(["--seed", "3", "--log", str(log)], "\na:a\n"))
+    out, _ = assert_clean(run(["--seed", "3", "--log", str(log)], "\n\n\n"))
+    assert "ai:human means the AI\ngives the hints and you guess" in out
+    assert "AI level (easy / normal / hard) [normal]> " in out
+    assert "red agent, guess" in out and "(captain's view)" not in out
+    record = json.loads(log.read_text())
+    assert record["teams"] == {"red": "ai:human", "blue": "ai:ai (normal)"}
+    assert record["reason"] == "abandoned: the input closed" and record["seed"] == 3
+
+
+def test_short_names_at_the_prompt_and_help_shows_the_rules(tmp_path):
+    log = tmp_path / "games.jsonl"
+    out, _ = assert_clean(run(["--seed", "3", "--log", str(log)], "help\na:a\na\n"))
+    assert "Codenames in brief" in out
     assert WINNER.search(out)
     record = json.loads(log.read_text())
-    assert record["teams"] == {"red": "ai:ai", "blue": "ai:ai"}
+    assert record["teams"] == {"red": "ai:ai (normal)", "blue": "ai:ai (normal)"}
     assert all(turn["hint"] is not None for turn in record["turns"])
+
+
+def test_the_log_records_the_seed_used_and_starts_each_game_on_its_own_line(tmp_path):
+    # Issue: a half line left in the log swallowed the next record; an unseeded game logged null.
+    log = tmp_path / "games.jsonl"
+    log.write_text('{"half": ')
+    out, _ = assert_clean(run(["--red", "auto", "--blue", "auto", "--log", str(log)], b""))
+    lines = log.read_text().splitlines()
+    assert lines[0] == '{"half": ' and len(lines) == 2
+    record = json.loads(lines[1])
+    seed = record["seed"]
+    assert isinstance(seed, int) and f"replay it with --seed {seed}" in out
+    assert record["board"] == dealt_board(seed).words and record["reason"].endswith("found all their agents")
+
+
+def test_play_again_deals_a_new_game_for_the_same_teams(tmp_path):
+    log = tmp_path / "games.jsonl"
+    board = dealt_board(5)
+    red = [c.word for c in board.cards if c.color.value == "red"]
+    # auto against a person guessing for an AI... here a person guesses for auto's rival: the red
+    # human captain + human agent hot seat, every hint 'unlimited' so one turn can win.
+    from test_human_input import legal_hints
+    hint = legal_hints(board, 1)[0]
+    script = ["", f"{hint} unlimited", "", *red, "y", "", "quit"]
+    out, _ = assert_clean(run(["--red", "human:human", "--blue", "auto", "--seed", "5", "--log", str(log)],
+                              "\n".join(script) + "\n"))
+    assert "Play again? [Y/n]> " in out and "Game 6 (replay it with --seed 6)" in out
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["seed"] for r in records] == [5, 6]
+    assert records[1]["reason"] == "abandoned: a player quit"
 
 
 def test_eof_at_the_team_prompt_is_a_clean_goodbye():
@@ -74,7 +118,7 @@ def test_quit_at_the_team_prompt_leaves(answers):
 
 def test_human_team_from_the_prompt_then_eof():
     out, _ = assert_clean(run(["--seed", "1", "--no-log"], "h:h\nauto\n"))
-    assert "Hot seat" in out and "captain, your hint> " in out and out.rstrip().endswith("Goodbye.")
+    assert "agents, look away" in out and out.rstrip().endswith("Goodbye.")
 
 
 def test_bad_flags_are_refused_by_argparse_without_a_traceback():

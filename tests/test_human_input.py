@@ -17,7 +17,19 @@ from test_rules import KEY, WORDS
 import main
 from board import BLUE, RED, Board, Color
 from model import AI, Hint, hint_problem
-from players import MAX_INPUT, AutoTeam, Game, HumanAgent, HumanCaptain, QuitGame, Team, did_you_mean
+from players import (
+    EMPTY_AGENT,
+    EMPTY_CAPTAIN,
+    MAX_INPUT,
+    AutoTeam,
+    Game,
+    HumanAgent,
+    HumanCaptain,
+    QuitGame,
+    Team,
+    command,
+    did_you_mean,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,6 +52,9 @@ class FakeTerminal:
     def tell(self, message: str) -> None:
         self.told.append(message)
 
+    def help(self, message: str) -> None:
+        self.told.append(message)
+
     def show(self, game: Game, captain: bool) -> None:
         self.shown.append(captain)
 
@@ -59,17 +74,22 @@ def test_captain_refuses_bad_hints_with_reasons_then_accepts_a_good_one():
                             "\x00\x1b[2J", "Ocean 2")
     game = human_game(terminal)
     assert game.teams[RED].captain.give_hint(game) == Hint("ocean", 2)
-    told = "\n".join(terminal.told)
-    assert "Give a hint as one word and a count" in told                       # help
-    assert "one word and a count" in terminal.told[1]                          # "ocean"
-    assert terminal.told[2:5] == ["the count must be 0-9 or 'unlimited', not '12'",
-                                  "the count must be 0-9 or 'unlimited', not '-1'",
-                                  "the count must be 0-9 or 'unlimited', not 'two'"]
-    assert terminal.told[5] == "That hint is not allowed: 'apple' is a word on the board."
-    assert terminal.told[6] == "That hint is not allowed: 'apples' contains the board word 'apple'."
-    assert terminal.told[7] == "That hint is not allowed: 'forests' contains the board word 'forest'."
-    assert "letters only" in terminal.told[8] and "at least 3 letters" in terminal.told[9]
-    assert "letters only" in terminal.told[10]
+    told = terminal.told
+    assert told[0:2] == [EMPTY_CAPTAIN, EMPTY_CAPTAIN]                         # "" and "   "
+    assert "Give a hint as one word and a count" in told[2]                    # help
+    assert "one word and a count" in told[3]                                   # "ocean"
+    assert told[4:7] == ["the count must be 0-9 or 'unlimited', not '12'",
+                         "the count must be 0-9 or 'unlimited', not '-1'",
+                         "the count must be 0-9 or 'unlimited', not 'two'"]
+    assert told[7] == "That hint is not allowed: 'apple' is a word on the board."
+    assert told[8] == "That hint is not allowed: 'apples' contains the board word 'apple'."
+    assert told[9] == "That hint is not allowed: 'forests' contains the board word 'forest'."
+    plain = "a hint is one word of the plain letters a-z (no accents, digits, hyphens or apostrophes)"
+    assert plain in told[10] and "at least 3 letters" in told[11]
+    assert told[12] == f"That hint is not allowed: {plain}."                  # café
+    assert told[13] == "That line is too long (5,000 characters; at most 200)."
+    assert "one word and a count" in told[14]                                  # escape codes: "[2j"
+    assert len(told) == 15
     assert len(terminal.prompts) == 17                                         # one prompt per line
     assert terminal.shown == [True, True]                                      # start + 'board'
 
@@ -94,20 +114,53 @@ def test_quit_and_eof_leave_the_captain_prompt():
 
 def test_agent_commands_typos_and_bad_input():
     terminal = FakeTerminal("", "pass", "help", "board", "99", "brige", "APPLE ", "日本語", "y" * 10_000,
-                            "\udcff\udcfe", "\t", "bridge")
+                            "\udcff\udcfe", "\t", "/frobnicate", "/pass", "bridge")
     game = human_game(terminal, revealed={"apple"})
     assert game.teams[RED].agent.guess(game, Hint("ocean", 2), 0) == "bridge"
     told = terminal.told
-    assert told[0] == "Make at least one guess before you pass."
-    assert told[1].startswith("Type a word from the board to turn it over.")
-    assert told[2] == "'99' is not a face-down card on the board. Type 'board' to see it."
-    assert told[3] == "'brige' is not on the board. Did you mean BRIDGE?"
-    assert told[4] == "APPLE is already turned over."
-    assert told[5] == "'日本語' is not a face-down card on the board. Type 'board' to see it."
-    assert told[6] == f"'{'y' * MAX_INPUT}' is not a face-down card on the board. Type 'board' to see it."
-    assert len(told) == 7                       # blank and unprintable lines: just a new prompt
-    assert terminal.prompts == ["red agent, guess (3 left)> "] * 12
+    assert told[0] == EMPTY_AGENT
+    assert told[1] == "Make at least one guess before you pass."
+    assert told[2].startswith("Type a word from the board to turn it over.")
+    assert told[3] == "'99' is not a face-down card on the board. Type 'board' to see it."
+    assert told[4] == "'brige' is not on the board. Did you mean BRIDGE?"
+    assert told[5] == "APPLE is already turned over."
+    assert told[6] == "'日本語' is not a face-down card on the board. Type 'board' to see it."
+    assert told[7] == f"That line is too long (10,000 characters; at most {MAX_INPUT})."
+    assert told[8:10] == [EMPTY_AGENT, EMPTY_AGENT]              # unprintable, then a tab
+    assert told[10] == "'/frobnicate' is not a command. Type 'help' for the commands."
+    assert told[11] == "Make at least one guess before you pass."
+    assert len(told) == 12
+    assert terminal.prompts == ["red agent, guess (3 left)> "] * 14
     assert terminal.shown == [False, False]                     # the agents' view, at start and on 'board'
+
+
+def test_a_card_called_like_a_command_can_be_turned_over():
+    # Issue: PASS and BOARD are card words; a person could never turn them over.
+    words = ["pass", "board", *WORDS[2:]]
+    board = Board.from_key(words, KEY, [False] * len(words))
+    terminal = FakeTerminal("pass", "board", "/board", "/pass")
+    game = Game(board, {RED: Team(RED, HumanCaptain(terminal), HumanAgent(terminal)),
+                        BLUE: AutoTeam(BLUE)}, seed=0)
+    agent = game.teams[RED].agent
+    assert agent.guess(game, Hint("ocean", 2), 0) == "pass"      # the card, not the command
+    board.reveal("pass", RED)
+    assert agent.guess(game, Hint("ocean", 2), 1) == "board"
+    board.reveal("board", RED)
+    assert agent.guess(game, Hint("ocean", 2), 2) is None         # '/board' shows, '/pass' passes
+    assert terminal.shown == [False, False]                     # at the start, and on '/board'
+    assert command("pass", ["pass"]) is None and command("/pass", ["pass"]) == "pass"
+    assert command("pass") == "pass" and command("/quit", ["quit"]) == "quit"
+
+
+def test_quit_is_a_card_word_when_a_card_is_called_quit():
+    words = ["quit", *WORDS[1:]]
+    board = Board.from_key(words, KEY, [False] * len(words))
+    terminal = FakeTerminal("quit", "/quit")
+    game = Game(board, {RED: Team(RED, HumanCaptain(terminal), HumanAgent(terminal)),
+                        BLUE: AutoTeam(BLUE)}, seed=0)
+    assert game.teams[RED].agent.guess(game, Hint("ocean", 1), 0) == "quit"
+    with pytest.raises(QuitGame):
+        game.teams[RED].agent.guess(game, Hint("ocean", 1), 1)
 
 
 def test_agent_typo_gets_did_you_mean_and_a_case_blind_match_is_taken():
@@ -188,15 +241,17 @@ def test_human_vs_auto_game_through_stdin_reaches_the_end(seed):
     first, second, third = legal_hints(board, 3)
     typo = red[0][:-1] + red[0][-1] * 2                   # e.g. "ocean" -> "oceann"
     script = [
-        # turn 1: bad input at the captain's prompt, then a hint for 1 (2 guesses)
-        "", "   ", "help", "board", "ocean 12", "ocean", "x" * 5000, "café 2", "日本 1",
+        # turn 1: the agents look away (Enter), bad input at the captain's prompt, then a hint
+        # for 1 (2 guesses)
+        "", "", "   ", "help", "board", "ocean 12", "ocean", "x" * 5000, "café 2", "日本 1",
         f"{red[0]} 2", f"{red[0]}s 1", f"{first} 1",
-        # agent: bad input, a refused pass, a typo, then two own cards (count+1 ends the turn)
-        "", "pass", "help", "board", "99", "💥", "z" * 3000, typo, red[0].upper(), red[1],
+        # the screen is cleared and passed to the agents (Enter); bad input, a refused pass, a
+        # typo, then two own cards (count+1 ends the turn)
+        "", "", "pass", "help", "board", "99", "💥", "z" * 3000, typo, red[0].upper(), red[1],
         # turn 2: a hint for 2, one card, then a voluntary pass
-        f"{second} 2", red[0], red[2], "pass",
+        "", f"{second} 2", "", red[0], red[2], "pass",
         # turn 3: unlimited, all the rest
-        f"{third} unlimited", *red[3:],
+        "", f"{third} unlimited", "", *red[3:],
     ]
     out, err = assert_clean(run(["--red", "human:human", "--blue", "auto", "--seed", str(seed),
                                  "--no-log"], "\n".join(script) + "\n"))
@@ -205,7 +260,8 @@ def test_human_vs_auto_game_through_stdin_reaches_the_end(seed):
     assert "Give a hint as one word and a count" in out                   # help
     assert "the count must be 0-9 or 'unlimited', not '12'" in out
     assert "give one word and a count" in out
-    assert "a hint is one word of letters only" in out
+    assert "a hint is one word of the plain letters a-z" in out
+    assert "That line is too long (5,000 characters; at most 200)." in out
     assert f"That hint is not allowed: '{red[0]}' is a word on the board." in out
     assert f"That hint is not allowed: '{red[0]}s' contains the board word '{red[0]}'." in out
     assert "Make at least one guess before you pass." in out
@@ -215,7 +271,12 @@ def test_human_vs_auto_game_through_stdin_reaches_the_end(seed):
     assert f"{red[0].upper()} is already turned over." in out
     assert f"RED captain: {first.upper()} 1   (2 guesses)" in out
     assert "RED passes." in out
-    assert "Hot seat" in out and "(captain's view)" in out and "(agents' view)" in out
+    assert "(captain's view)" in out and "(agents' view)" in out
+    # Hot seat: each hand-over clears the screen and waits; the agents never see the key.
+    assert out.count("RED captain's turn: agents, look away.") == 3
+    assert out.count("(screen cleared)") == 3 and out.count("Pass the screen to the RED agents") == 3
+    for agents_screen in out.split("(screen cleared)")[1:]:
+        assert "(captain's view)" not in agents_screen.split("agents, look away")[0]
     assert out.count("red captain, your hint> ") == 3 + 11                # 11 refused lines re-prompted
     assert err.strip() == ""
 
@@ -224,7 +285,7 @@ def test_eof_mid_game_leaves_with_one_line():
     board = dealt_board(5)
     hint = legal_hints(board, 1)[0]
     result = run(["--red", "human:human", "--blue", "auto", "--seed", "5", "--no-log"],
-                 f"{hint} 2\n{own_cards(board, RED)[0]}\n")
+                 f"\n{hint} 2\n\n{own_cards(board, RED)[0]}\n")   # Enter at each hand-over
     out, err = assert_clean(result)
     assert out.rstrip().endswith("red agent, guess (2 left)> \nGoodbye.")
     assert err == ""
@@ -240,7 +301,7 @@ def test_eof_at_the_very_start_and_bytes_that_are_not_utf8():
     out, err = assert_clean(run(["--red", "human:human", "--blue", "auto", "--seed", "2", "--no-log"], b""))
     assert out.rstrip().endswith("Goodbye.")
     out, err = assert_clean(run(["--red", "human:human", "--blue", "auto", "--seed", "2", "--no-log"],
-                                b"\xff\xfe\xfd 3\n\xc3\n"))
+                                b"\n\xff\xfe\xfd 3\n\xc3\n"))
     assert out.count("red captain, your hint> ") == 3 and out.rstrip().endswith("Goodbye.")
 
 
@@ -250,7 +311,7 @@ def test_ctrl_c_at_a_prompt_leaves_cleanly():
                                 "--blue", "auto", "--seed", "4", "--no-log"], cwd=ROOT, env=env,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline, seen = time.monotonic() + 60, b""
-    while b"your hint> " not in seen and time.monotonic() < deadline:
+    while b"Enter to see the key. " not in seen and time.monotonic() < deadline:
         seen += os.read(process.stdout.fileno(), 4096)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)

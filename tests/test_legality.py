@@ -38,12 +38,12 @@ def test_each_rule_refuses_with_its_reason(hint, reason):
 
 
 @pytest.mark.parametrize("hint, reason", [
-    ("sea-side", "a hint is one word of letters only"),
-    ("r2d2", "a hint is one word of letters only"),
-    ("ice cream", "a hint is one word of letters only"),
-    ("café", "a hint is one word of letters only"),
-    ("日本", "a hint is one word of letters only"),
-    ("", "a hint is one word of letters only"),
+    ("sea-side", "a hint is one word of the plain letters a-z (no accents, digits, hyphens or apostrophes)"),
+    ("r2d2", "a hint is one word of the plain letters a-z (no accents, digits, hyphens or apostrophes)"),
+    ("ice cream", "a hint is one word of the plain letters a-z (no accents, digits, hyphens or apostrophes)"),
+    ("café", "a hint is one word of the plain letters a-z (no accents, digits, hyphens or apostrophes)"),
+    ("日本", "a hint is one word of the plain letters a-z (no accents, digits, hyphens or apostrophes)"),
+    ("", "a hint is one word of the plain letters a-z (no accents, digits, hyphens or apostrophes)"),
     ("ox", "a hint has at least 3 letters"),
 ])
 def test_shape_rules(hint, reason):
