@@ -1234,7 +1234,7 @@ FALLBACK_ROW_WEIGHT = 1.0
 # cards it weighs alike, through the first of these available: fastText (itself backing off to
 # SBERT) reads a captain's hints more as other matrices do than SBERT's noisy single words. On
 # tuning seeds 0-29 these agents lost 2.5-5.0% of their cross-play games to the assassin, not
-# 7.9-10.4%, and scored 7.2-7.9, not 10.0-11.1 (README, "Sparse matrices back off to fastText").
+# 7.9-10.4%, and scored 7.2-7.9, not 10.0-11.1 (docs/decisions/0022-sparse-matrices-back-off-to-fasttext.md).
 SPARSE_BACKOFF: dict[str, tuple[str, ...]] = {
     name: ("fasttext", FALLBACK)
     for name in ("word_collocations", "sentence_collocations", "association", "eat")

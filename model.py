@@ -606,13 +606,13 @@ class ExpectedCaptain(Captain):
         self.samples, self.candidates = samples, candidates
         self.neutral_cost, self.opponent_cost = neutral_cost, opponent_cost
         self.assassin_cost = assassin_cost
-        # Tuned on seeds 0-29 and checked on 30-59 (README, "The assassin in the endgame").
+        # Tuned on seeds 0-29 and checked on 30-59 (docs/decisions/0018-the-assassin-in-the-endgame.md).
         self.endgame, self.endgame_assassin_cost = endgame, endgame_assassin_cost
         self.seed = seed
         # 1: a hint is worth its worst partner's score; 0: their mean. Tuned on seeds 2000-2023.
         self.caution = caution
         # Tuned on seeds 0-19: widening at 0 costs `combined` 5 points, at -1 it costs the
-        # sparse norms as much (README, "Widening by matrix").
+        # sparse norms as much (docs/decisions/0009-widening-by-matrix.md).
         if widen_below is None:
             widen_below = WIDEN_DENSE if weights.knows_every_hint else WIDEN_SPARSE
         self.widen_below = widen_below
