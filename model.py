@@ -484,7 +484,6 @@ class ClusterCaptain(Captain):
     def clusters(self, situation: Situation) -> list[np.ndarray]:
         """Own-card indices (into situation.words) grouped by silhouette-best clustering."""
         from scipy.cluster.hierarchy import fcluster, linkage
-        from sklearn.metrics import silhouette_score
 
         own = np.flatnonzero(situation.own)
         if len(own) <= 2:
@@ -496,7 +495,7 @@ class ClusterCaptain(Captain):
             found = fcluster(tree, k, criterion="maxclust")
             if len(set(found)) < 2:
                 continue
-            quality = silhouette_score(columns, found, metric="cosine")
+            quality = silhouette(columns, found)
             if quality > best:
                 best, labels = quality, found
         groups = [own[labels == label] for label in np.unique(labels)]
@@ -525,6 +524,23 @@ class ClusterCaptain(Captain):
                 table[:, k - 1] = np.where(count == k, np.maximum(table[:, k - 1], score),
                                            table[:, k - 1])
         return table
+
+
+def silhouette(points: np.ndarray, labels: np.ndarray) -> float:
+    """The mean silhouette of a clustering under cosine distance (a point alone in its cluster
+    scores 0), as Rousseeuw (1987) defines it."""
+    from scipy.spatial.distance import pdist, squareform
+
+    distance = squareform(pdist(points, metric="cosine"))
+    labels = np.asarray(labels)
+    members = labels[None, :] == np.unique(labels)[:, None]            # (clusters, points)
+    same = labels[:, None] == labels[None, :]
+    sizes = same.sum(axis=1)
+    within = (distance * same).sum(axis=1) / np.maximum(sizes - 1, 1)
+    to_others = (distance @ members.T) / members.sum(axis=1)           # (points, clusters)
+    nearest_other = np.where(members.T, np.inf, to_others).min(axis=1)
+    scores = (nearest_other - within) / np.maximum(within, nearest_other)
+    return float(np.where(sizes > 1, scores, 0.0).mean())
 
 
 def softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:

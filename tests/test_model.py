@@ -471,3 +471,24 @@ def test_a_bad_count_gets_the_count_message(text):
 
 def test_matrices_over_one_vocabulary_share_their_legality_filter():
     assert weights().filter is weights(MATRIX * 0.5).filter
+
+
+def test_silhouette_follows_its_definition():
+    # Rousseeuw's silhouette, point by point: a = mean distance within its cluster, b = the
+    # least mean distance to another cluster; a point alone in its cluster scores 0.
+    from scipy.spatial.distance import cosine
+
+    from model import silhouette
+
+    points = np.array([[1, 0, 0.2], [1, 0.1, 0], [0, 1, 0.1], [0.1, 1, 0.3], [0.5, 0.5, 1]])
+    labels = np.array([1, 1, 2, 2, 3])
+
+    def by_hand(i: int) -> float:
+        if (labels == labels[i]).sum() == 1:
+            return 0.0
+        mean = {c: np.mean([cosine(points[i], points[j]) for j in range(5)
+                            if labels[j] == c and j != i]) for c in set(labels)}
+        a, b = mean[labels[i]], min(v for c, v in mean.items() if c != labels[i])
+        return (b - a) / max(a, b)
+
+    assert silhouette(points, labels) == pytest.approx(np.mean([by_hand(i) for i in range(5)]))
