@@ -119,3 +119,23 @@ def test_the_real_record_gives_453_turns_and_people_read_845_percent(shared_data
     assert len(turns) == 453
     first_in_targets = sum(bool(t.guesses) and t.guesses[0] in t.targets for t in turns)
     assert round(100 * first_in_targets / len(turns), 1) == 84.5
+
+
+def test_the_tier_measures_an_agent_against_people_and_chance(record: Path) -> None:
+    from evaluation.human_tier import baselines, measure_agent, run
+
+    class FirstWord:
+        """Always the first face-down word in board order."""
+
+        def guess(self, board, hint, guessed, rng):
+            return board.unrevealed_words()[0]
+
+    turns = list(read_turns(record))
+    summary, _ = measure_agent(FirstWord, turns)
+    # first words: zorp (target), quell (target), tunder (target), glim (target), parv (target)
+    assert summary["all"]["first_target"].value == 1.0 and summary["all"]["first_black"].value == 0.0
+    # the person's first clicks: miv, quell, felm (black), -, snoot
+    people = baselines(turns)["people"]["all"]
+    assert people["first_target"].value == 0.6 and people["first_black"].value == 0.2
+    assert summary["all"]["agree"].value == 0.25      # quell, of the four turns with a pick
+    assert run(record / "nowhere", [])["skipped"].startswith("no human Duet record")
