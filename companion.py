@@ -348,7 +348,7 @@ class Companion:
             self.tell(f"(Note: that clue is not legal on this board: {problem}.)")
         words = board.unrevealed_words()
         weights = self.ai.weights.hint_row(hint.word, words)
-        picks = agent_guesses(self.ai.agent(), board, hint, np.random.default_rng(0))
+        picks = agent_guesses(self.ai.agent(people=True), board, hint, np.random.default_rng(0))
         order = np.argsort(-weights, kind="stable")[:RANK_SHOWN]
         self.tell(f"How the face-down cards rank for {hint} (* = the AI agent's picks, in order):")
         for place, i in enumerate(order, start=1):

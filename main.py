@@ -121,7 +121,8 @@ def make_team(color: Color, kind: str, ai, terminal: ConsoleTerminal) -> Team | 
     captain_kind, agent_kind = kind.split(":")
     twin = agent_kind == "ai"   # the AI captain then knows how its agent reads a hint
     captain = HumanCaptain(terminal) if captain_kind == "human" else AICaptain(ai.captain(twin))
-    agent = HumanAgent(terminal) if agent_kind == "human" else AIAgent(ai.agent())
+    people = captain_kind == "human"   # its clues are read as people mean them (reading.py)
+    agent = HumanAgent(terminal) if agent_kind == "human" else AIAgent(ai.agent(people=people))
     return Team(color, captain, agent, label=kind)
 
 

@@ -856,6 +856,9 @@ CAPTAINS: dict[str, type[Captain]] = {c.name: c for c in (
     CumsumCaptain, MarginCaptain, ClusterCaptain, ExpectedCaptain)}
 AGENTS: dict[str, type[Agent]] = {a.name: a for a in (GreedyAgent, Agent, ThresholdAgent)}
 DEFAULT_CAPTAIN, DEFAULT_AGENT = "expected", "greedy"
+# The agent that reads a person's clue (reading.py): for a human captain, serve's guess and the
+# companion. An AI team's agent stays its captain's twin, whose reading the captain simulates.
+PEOPLE_AGENT = "people"
 
 
 @dataclass
@@ -885,5 +888,13 @@ class AI:
             return ExpectedCaptain(self.weights, partners=partners, alone=alone)
         return CAPTAINS[self.captain_strategy](self.weights)
 
-    def agent(self) -> Agent:
-        return AGENTS[self.agent_strategy](self.weights)
+    def agent(self, people: bool = False) -> Agent:
+        """An agent; `people` when a person gives the clues: the default strategy then reads
+        them as people mean them (`PEOPLE_AGENT`), a chosen one is kept."""
+        strategy = self.agent_strategy
+        if people and strategy == DEFAULT_AGENT and PEOPLE_AGENT in AGENTS:
+            strategy = PEOPLE_AGENT
+        return AGENTS[strategy](self.weights)
+
+
+import reading  # noqa: E402, F401 - registers PeopleAgent in AGENTS (reading imports this module)

@@ -184,7 +184,7 @@ class Engine:
         self.ai = ai
         self.captain = ai.captain()
         self.lone_captain = ai.captain(alone=True)   # for a team playing with no opponent
-        self.agent = ai.agent()
+        self.agent = ai.agent(people=True)   # a clue to guess comes from a person, or a bot like one
         self.seed = seed
         self.base_words = len(ai.weights.words)
         self.ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
