@@ -838,6 +838,10 @@ def markdown(report: dict) -> str:
             rows += [[f"{k} (mean, 95% CI)", fmt(e, "mean")]
                      for k, e in duet.get("intervals", {}).items()]
             lines += table(["measure", "value"], rows)
+    if "human" in m:
+        from evaluation.human_tier import markdown as human_markdown
+
+        lines += ["", *human_markdown(m["human"], fmt)]
     lines += ["", "## How to read this", "",
               "- Win rate, assassin losses, mean score: per game. Hints on wins: mean number of hints "
               "in the games won. Own cards per hint: own cards found / hints given. Guess precision: "
@@ -996,6 +1000,8 @@ def arguments() -> argparse.ArgumentParser:
     p.add_argument("--levels", action="store_true",
                    help="only measure the game's AI levels (easy, normal, hard) with the game's AI, "
                         "alone and against the reference team; writes levels.md")
+    p.add_argument("--no-human", action="store_true",
+                   help="skip the human tier (people's Duet clues, read from SOURCES/human_duet)")
     p.add_argument("--quick", action="store_true",
                    help=f"a smoke run for CI: {QUICK_SEEDS} boards, SBERT only")
     p.add_argument("--out", type=Path, default=REPORTS_DIR, metavar="DIR",
@@ -1060,6 +1066,8 @@ def main(argv: list[str]) -> int:
     report.update(load_times=load_times, missing=missing)
     if args.duet:
         report["duet"] = run_duet(seeds, setup, model)
+    if not args.no_human:
+        report["human"] = run_human(args.sources, setup)
     report["command"] = "python main.py bench " + shlex.join(argv) if argv else "python main.py bench"
     report["runtime_s"] = time.perf_counter() - started
     write(report, setup, args.out)
@@ -1201,6 +1209,16 @@ def levels_main(args: argparse.Namespace, argv: list[str], seeds: list[int], wor
     atomic_write_bytes(args.out / "levels.md", text.encode("utf-8"))
     print(text + f"\n(written to {args.out / 'levels.md'})")
     return 0
+def run_human(sources: Path, setup: Setup) -> dict:
+    """The human tier (evaluation/human_tier.py) for every agent spec, or why it was skipped."""
+    from evaluation import human_tier
+
+    agents = [(spec.label, lambda spec=spec: build(setup.agent_registry, spec, setup.weights))
+              for spec in setup.agents]
+    tier = human_tier.run(sources, agents)
+    if "skipped" in tier:
+        print(f"bench: human tier skipped: {tier['skipped']}")
+    return tier
 
 
 def write(report: dict, setup: Setup, out: Path) -> None:

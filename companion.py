@@ -26,6 +26,7 @@ from board import ASSASSIN, BLUE, COLUMNS, RED, SIZE, TEAMS, Board, Color, count
 from common import DATA_DIR, atomic_write_bytes, normalise, warn
 from model import AI, Hint, NoLegalHint, hint_problem, parse_hint
 from players import QuitGame, did_you_mean, read_command
+from reading import people_agent
 from renderer import ConsoleTerminal, Renderer
 
 DEFAULT_STATE = DATA_DIR / "companion.json"
@@ -348,7 +349,7 @@ class Companion:
             self.tell(f"(Note: that clue is not legal on this board: {problem}.)")
         words = board.unrevealed_words()
         weights = self.ai.weights.hint_row(hint.word, words)
-        picks = agent_guesses(self.ai.agent(), board, hint, np.random.default_rng(0))
+        picks = agent_guesses(people_agent(self.ai), board, hint, np.random.default_rng(0))
         order = np.argsort(-weights, kind="stable")[:RANK_SHOWN]
         self.tell(f"How the face-down cards rank for {hint} (* = the AI agent's picks, in order):")
         for place, i in enumerate(order, start=1):

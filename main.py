@@ -29,6 +29,7 @@ from players import (
     TurnStarted,
     parse_composition,
 )
+from reading import people_agent
 from renderer import RULES, ConsoleTerminal, Renderer
 
 DESCRIPTION = """Play Codenames in the console against, or alongside, an AI.
@@ -155,7 +156,10 @@ def make_team(color: Color, kind: str, ai, terminal: ConsoleTerminal, level: str
     strength = LEVELS[level] if level and kind == "ai:ai" else None
     captain = (HumanCaptain(terminal) if captain_kind == "human"
                else AICaptain(ai.captain(twin, level=strength)))
-    agent = HumanAgent(terminal) if agent_kind == "human" else AIAgent(ai.agent(level=strength))
+    if agent_kind == "human":
+        agent = HumanAgent(terminal)
+    else:   # a person's clues are read as people mean them (reading.py)
+        agent = AIAgent(people_agent(ai) if captain_kind == "human" else ai.agent(level=strength))
     label = f"{kind} ({level})" if strength else kind
     return Team(color, captain, agent, label=label)
 

@@ -31,6 +31,7 @@ import numpy as np
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Card, Color, counts
 from common import normalise, warn
 from model import AI, MAX_COUNT, Agent, Captain, Hint, HintChoice, NoLegalHint, Weights, hint_problem
+from reading import people_agent
 
 COLORS = {color.value: color for color in Color}
 TEAM_NAMES = {RED.value: RED, BLUE.value: BLUE}
@@ -184,7 +185,7 @@ class Engine:
         self.ai = ai
         self.captain = ai.captain()
         self.lone_captain = ai.captain(alone=True)   # for a team playing with no opponent
-        self.agent = ai.agent()
+        self.agent = people_agent(ai)   # a clue to guess comes from a person, or a bot like one
         self.seed = seed
         self.base_words = len(ai.weights.words)
         self.ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {

@@ -1,0 +1,1 @@
+"""Evaluations of the AI against outside records (human play), beside bench.py's self-made games."""
