@@ -1,7 +1,7 @@
 """How the AI agent reads a person's clue: SBERT's similarity, plus the free-association norms.
 
 Measured on the human Duet record (benchmarks/human_reading.py, the human tier of
-`python main.py bench`; docs/decisions/0100-reading-people.md): people's clues
+`python main.py bench`; docs/decisions/0025-reading-people.md): people's clues
 point at cards that people name when given the clue, or that name the clue. A
 reading that adds √(USF + EAT strength, both directions) to SBERT's cosine picked
 a giver's target first in 73.1% of the 453 turns (SBERT alone 65.1%, the
