@@ -9,9 +9,10 @@ initializer) on the same boards, one board per seed:
   assassin, or every opponent card turned over); N+1 guessing;
 - two-team mode: teams play a reference team, sides swapped on every board.
 
-The headline is cross-play: pairs whose captain and agent read different
-matrices. Self-play flatters every bot and is shown beside it, never as the
-headline. Rates and means carry 95% bootstrap intervals (fixed rng).
+The headline is the foreign tier (foreign/tier.py): the game's captains with
+agents built from data its AI never reads. Same-family cross-play follows: pairs
+whose captain and agent read different matrices. Self-play flatters every bot
+and is shown beside it, never as a headline. Rates and means carry 95% bootstrap intervals (fixed rng).
 Nothing here changes the rules: games run on `board.Board` and the models of
 model.py; two-team games on `players.Game`.
 """
@@ -37,6 +38,7 @@ import numpy as np
 
 from board import Board, Color, Outcome
 from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, ROOT, SOURCES_DIR, load_words, warn
+from foreign import tier as foreign_tier
 from model import NoLegalHint, hint_problem
 
 LOSS_SCORE = 25        # the competition's score for a lost game
@@ -738,8 +740,9 @@ def markdown(report: dict) -> str:
               f"Agents: {', '.join(m['agents'])}.", "",
               f"Partner matrices of captains that check hints against several (`--partners "
               f"{m['partners']}`): {PARTNER_TEXT[m['partners']]}", ""]
+    lines += foreign_tier.markdown(m.get("foreign"))
     h = m["single_team"]["headline"]
-    lines += ["## Headline: cross-play, single team", "",
+    lines += ["## Same-family cross-play, single team", "",
               "One team alone (9 own, 8 opponent, 7 neutral, 1 assassin), N+1 guessing; score = "
               f"hints to find all own cards, {LOSS_SCORE} on a loss. **Cross-play** pairs a captain "
               "and an agent that read different matrices; self-play (same matrix) is shown beside "
@@ -1002,6 +1005,7 @@ def arguments() -> argparse.ArgumentParser:
                         "alone and against the reference team; writes levels.md")
     p.add_argument("--no-human", action="store_true",
                    help="skip the human tier (people's Duet clues, read from SOURCES/human_duet)")
+    foreign_tier.add_arguments(p)
     p.add_argument("--quick", action="store_true",
                    help=f"a smoke run for CI: {QUICK_SEEDS} boards, SBERT only")
     p.add_argument("--out", type=Path, default=REPORTS_DIR, metavar="DIR",
@@ -1063,6 +1067,8 @@ def main(argv: list[str]) -> int:
     setup.reference = None if args.no_two_team else reference_team(setup, model)
     report = run(setup, default_pair=(model.DEFAULT_CAPTAIN, model.DEFAULT_AGENT), jobs=args.jobs)
     report["jobs"] = args.jobs
+    report["foreign"] = None if args.no_foreign else foreign_tier.run(
+        setup, args.foreign, args.sources, args.sbert_model, jobs=args.jobs)
     report.update(load_times=load_times, missing=missing)
     if args.duet:
         report["duet"] = run_duet(seeds, setup, model)
@@ -1077,6 +1083,8 @@ def main(argv: list[str]) -> int:
     print(f"{kind}: win rate {fmt(head['win_rate'], 'rate')}, mean score "
           f"{fmt(head['mean_score'], 'mean')}, illegal hints {head['illegal']}; "
           f"report in {args.out / 'benchmark.md'} ({report['runtime_s']:.0f} s)")
+    if line := foreign_tier.headline(report["foreign"]):
+        print(line)
     return 0
 
 
