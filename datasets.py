@@ -27,7 +27,6 @@ import json
 import math
 import os
 import re
-import shutil
 import sys
 import tempfile
 import zipfile
@@ -44,12 +43,16 @@ from tqdm import tqdm
 from common import (
     CACHE_DIR,
     DEFAULT_SBERT_MODEL,
+    NO_CACHE_YET,
     SOURCES_DIR,
     StaleCache,
     atomic_write_bytes,
     load_matrix,
+    missing_sidecar,
     save_matrix,
     sidecar,
+    sweep_temporaries,
+    temporary_prefix,
     warn,
     words_hash,
 )
@@ -1047,9 +1050,9 @@ def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None, **par
     lexicon = np.array(corpus.lexicon + ("\n",), dtype=object)
     text = " ".join(lexicon[corpus.tokens].tolist())   # SENTENCE_END (-1) picks the "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
-    for leftover in path.parent.glob(".fasttext-training-*"):   # from a run that was killed
-        shutil.rmtree(leftover, ignore_errors=True)
-    with tempfile.TemporaryDirectory(prefix=".fasttext-training-", dir=path.parent) as folder:
+    sweep_temporaries(path.parent)   # training folders of runs that were killed
+    prefix = temporary_prefix(".fasttext-training")
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=path.parent) as folder:
         corpus_file = Path(folder) / "corpus.txt"
         corpus_file.write_text(text, encoding="utf-8")
         del text
@@ -1390,7 +1393,7 @@ class Catalog:
             try:
                 table = self._load(name, expected, parts)
             except StaleCache as reason:
-                if str(reason) != "no cache yet":
+                if str(reason) != NO_CACHE_YET:
                     warn(f"{name}: rebuilding the cache: {reason}")
         if table is None:
             _problems.clear()
@@ -1576,7 +1579,7 @@ class Catalog:
                 raise StaleCache("parameters changed")
             arrays = load_arrays(path, meta["sha256"])
         except (StaleCache, KeyError) as reason:
-            if str(reason) != "no cache yet":
+            if str(reason) != NO_CACHE_YET:
                 warn(f"corpus: lemmatising again: {reason}")
             return None
         self._corpus_problems = list(meta.get("problems") or [])
@@ -1627,8 +1630,7 @@ class Catalog:
 
 
 def _read_sidecar(path: Path) -> dict[str, Any]:
-    if not sidecar(path).exists():
-        raise StaleCache("no cache yet")
+    missing_sidecar(path)
     try:
         return json.loads(sidecar(path).read_text())
     except (OSError, ValueError) as error:
@@ -1758,7 +1760,7 @@ def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAU
         try:
             vectors = load_matrix(path, expected)
         except StaleCache as reason:
-            if str(reason) != "no cache yet":
+            if str(reason) != NO_CACHE_YET:
                 warn(f"sbert: rebuilding the cache: {reason}")
     if vectors is None:
         vectors = _encode_with_progress(list(hints) + list(words), model)
@@ -1839,6 +1841,7 @@ def _open(name: str | None, catalog: Catalog) -> Weights:
     """The weights of `name` (default: the best available) from a catalog, after reporting
     what is missing and rebuilding what the catalog was asked to rebuild."""
     chosen = canonical(name) if name else catalog.default()
+    sweep_temporaries(catalog.cache_dir)   # what writers killed since the last run left behind
     for line in catalog.report_missing(chosen if name else DEFAULT_INITIALIZER):
         warn(line)
     for other in sorted(catalog.rebuild - {"corpus"}, key=INITIALIZERS.index):
