@@ -243,6 +243,10 @@ class SourceError(ValueError):
     """A source file that cannot be read; the message names it."""
 
 
+class BuildError(ValueError):
+    """Sources that were read, but from which an initializer could not be built; the message says why."""
+
+
 _problems: list[str] = []   # what the readers found wrong in the sources during the current build
 
 
@@ -1041,12 +1045,15 @@ VEC_KEEP = 100_000  # words kept from a user's .vec besides the vocabulary (they
 
 
 def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None, **params: Any):
-    """Train a skipgram model on the lemmatised corpus and save it atomically at `path`."""
+    """Train a skipgram model on the lemmatised corpus and save it atomically at `path`.
+
+    Raises BuildError when the corpus is too small or fastText fails (the caller leaves it out).
+    """
     import fasttext
 
     options = FASTTEXT_PARAMS | params
     if np.count_nonzero(corpus.frequencies() >= options["minCount"]) < 2:
-        raise SourceError("the corpus is too small to train fastText on")  # fastText would hang
+        raise BuildError("the corpus is too small to train fastText on")  # fastText would hang
     lexicon = np.array(corpus.lexicon + ("\n",), dtype=object)
     text = " ".join(lexicon[corpus.tokens].tolist())   # SENTENCE_END (-1) picks the "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -1058,15 +1065,45 @@ def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None, **par
         del text
         warn(f"fasttext: training a skipgram model ({options['dim']}d, {options['epoch']} epochs) "
              f"on {len(corpus.tokens):,} tokens")
-        # fastText 0.9 initialises only threads/10 of the input matrix; the rest is what malloc
-        # returns: zeros for a real model's large matrix, but possibly garbage (→ "Encountered
-        # NaN") for a tiny one. Tiny models should be trained with threads=10.
-        model = fasttext.train_unsupervised(str(corpus_file), thread=threads or FASTTEXT_THREADS,
-                                            verbose=2 if sys.stderr.isatty() else 0, **options)
+        try:
+            with zeroed_allocations():
+                model = fasttext.train_unsupervised(str(corpus_file), thread=threads or FASTTEXT_THREADS,
+                                                    verbose=2 if sys.stderr.isatty() else 0, **options)
+        except RuntimeError as error:   # "Encountered NaN." and the like: no model, say why
+            raise BuildError(f"fastText failed to train on the corpus ({error})") from None
         temporary = Path(folder) / "model.bin"
         model.save_model(str(temporary))
         os.replace(temporary, path)
     return model
+
+
+# fastText 0.9.3 allocates its input matrix with posix_memalign and draws it in 10 blocks, one
+# per training thread: on one thread only the first tenth is drawn, the rest is whatever the heap
+# held. After reading the corpus in the same process that is freed text, much of which reads as
+# floats of 1e29 and more: "Encountered NaN." (after reading two books, 5 and 7 of 10 trainings
+# failed, and each one that did not gave another model). Its API has no way out: the threads that
+# draw the matrix are the threads that train (Hogwild, not reproducible), and pretrained vectors
+# set the words' rows only, not the subwords'. So the memory it gets is zeroed, as a fresh mmap
+# is: one model per corpus, the undrawn rows zero (learnt from the output side as training goes).
+M_PERTURB = -6   # glibc mallopt: fill every new allocation with the complement of this byte
+
+
+@contextlib.contextmanager
+def zeroed_allocations() -> Iterator[bool]:
+    """While open, glibc's malloc returns zeroed memory; yields False where it cannot (not glibc)."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        zeroing = bool(libc.mallopt(M_PERTURB, 0xFF))   # new blocks: 0xFF ^ 0xFF = 0
+    except (OSError, AttributeError, TypeError):
+        zeroing = False
+    try:
+        yield zeroing
+    finally:
+        if zeroing:
+            libc.mallopt(M_PERTURB, 0)
 
 
 class FastTextVectors:
@@ -1399,12 +1436,13 @@ class Catalog:
             _problems.clear()
             try:
                 table = self._build(name, parts).finish(self.words)
-            except (SourceError, OSError, EOFError, zipfile.BadZipFile) as error:
+            except (SourceError, BuildError, OSError, EOFError, zipfile.BadZipFile) as error:
                 if name not in BASE:
                     raise
-                self._broken[name] = f"unreadable source: {error}"
-                warn(f"{name} left out: unreadable source: {error}")
-                raise MissingSource(f"{name}: unreadable source: {error}") from None
+                built = isinstance(error, BuildError)   # read, but no initializer came of it
+                self._broken[name] = str(error) if built else f"unreadable source: {error}"
+                warn(f"{name} left out: {self._broken[name]}")
+                raise MissingSource(f"{name}: {self._broken[name]}") from None
             self._save(name, table, expected)
         self._tables[name] = table
         return table

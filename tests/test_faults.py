@@ -499,6 +499,32 @@ class FakeSbert:
                         dtype=np.float32)
 
 
+def test_a_fasttext_that_fails_to_train_is_left_out_with_one_line_and_the_game_plays(
+        tmp_path, capsys, monkeypatch):
+    import gzip
+
+    import fasttext
+
+    def fail(path, **options):
+        raise RuntimeError("Encountered NaN.")
+
+    monkeypatch.setattr(fasttext, "train_unsupervised", fail)
+    monkeypatch.setattr(datasets, "load_sbert", lambda model=None: FakeSbert())
+    rng = np.random.default_rng(0)
+    text = ". ".join(" ".join(rng.choice(HINTS[:60] + WORDS, 12)) for _ in range(3000))
+    (tmp_path / "sources" / "corpus").mkdir(parents=True)
+    (tmp_path / "sources" / "corpus" / "book.txt.gz").write_bytes(gzip.compress(text.encode()))
+    weights = datasets.load_weights(sources=tmp_path / "sources", hints=HINTS, words=WORDS,
+                                    cache_dir=tmp_path / "cache")
+    said = [line for line in capsys.readouterr().err.splitlines() if line.startswith("fasttext")]
+    parts = json.loads(sidecar(tmp_path / "cache" / "direct.npy").read_text())["params"]["parts"]
+    assert weights.name == "combined" and "word_collocations" in parts and "fasttext" not in parts
+    assert len([line for line in said if "left out" in line]) == 1
+    assert any("fasttext left out: fastText failed to train" in line and "Encountered NaN" in line
+               for line in said)
+    assert play_one_game(weights).over
+
+
 def test_a_read_only_cache_folder_says_so_and_the_game_plays_from_memory(tmp_path, encoder, capsys,
                                                                          monkeypatch):
     cache = tmp_path / "data" / "cache"
