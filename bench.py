@@ -46,6 +46,8 @@ DEFAULT_SEEDS, QUICK_SEEDS = 20, 5
 FULL_TABLE_PAIRS = 60   # above this many pairs, the per-pair table drops its intervals
 RESAMPLES, LEVEL, CI_SEED = 2000, 0.95, 0
 REPORTS_DIR = ROOT / "reports"
+# A smoke run must never overwrite the committed report: it writes here (git-ignored) unless --out says.
+QUICK_REPORTS_DIR = REPORTS_DIR / "quick"
 
 
 # --- what plays: a strategy on an initializer --------------------------------------------
@@ -995,8 +997,9 @@ def arguments() -> argparse.ArgumentParser:
     p.add_argument("--duet", action="store_true", help="also run the Duet benchmark (duet.py)")
     p.add_argument("--quick", action="store_true",
                    help=f"a smoke run for CI: {QUICK_SEEDS} boards, SBERT only")
-    p.add_argument("--out", type=Path, default=REPORTS_DIR, metavar="DIR",
-                   help="folder for benchmark.md, benchmark.json and pairing.png (default reports/)")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="folder for benchmark.md, benchmark.json and pairing.png (default reports/; "
+                        "reports/quick/, git-ignored, with --quick)")
     return p
 
 
@@ -1016,6 +1019,7 @@ def main(argv: list[str]) -> int:
     import model
 
     args = arguments().parse_args(argv)
+    out = args.out or (QUICK_REPORTS_DIR if args.quick else REPORTS_DIR)
     started = time.perf_counter()
     n_seeds = args.seeds if args.seeds is not None else (QUICK_SEEDS if args.quick else DEFAULT_SEEDS)
     if n_seeds < 1:
@@ -1057,13 +1061,13 @@ def main(argv: list[str]) -> int:
         report["duet"] = run_duet(seeds, setup, model)
     report["command"] = "python main.py bench " + shlex.join(argv) if argv else "python main.py bench"
     report["runtime_s"] = time.perf_counter() - started
-    write(report, setup, args.out)
+    write(report, setup, out)
     h = report["single_team"]["headline"]
     head = h["cross_all"] or h["self_all"]
     kind = "cross-play" if h["cross_all"] else "self-play (no cross-play pairs)"
     print(f"{kind}: win rate {fmt(head['win_rate'], 'rate')}, mean score "
           f"{fmt(head['mean_score'], 'mean')}, illegal hints {head['illegal']}; "
-          f"report in {args.out / 'benchmark.md'} ({report['runtime_s']:.0f} s)")
+          f"report in {out / 'benchmark.md'} ({report['runtime_s']:.0f} s)")
     return 0
 
 
