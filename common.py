@@ -6,6 +6,7 @@ file writes.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import functools
 import hashlib
@@ -37,6 +38,17 @@ DEFAULT_SBERT_MODEL = "all-MiniLM-L6-v2"
 def warn(message: str) -> None:
     """Print a one-line notice on stderr, where it never mixes with game output."""
     print(message, file=sys.stderr, flush=True)
+
+
+def parse_seed(text: str) -> int:
+    """A seed for numpy, as an argparse type: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, 0 or more, not {text!r}")
+    return value
 
 
 # --- word lists -------------------------------------------------------------
