@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from board import Board, Color, Outcome
-from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, ROOT, SOURCES_DIR, load_words, warn
+from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, ROOT, SOURCES_DIR, load_words, progress, warn
 from model import NoLegalHint, hint_problem
 
 LOSS_SCORE = 25        # the competition's score for a lost game
@@ -1087,14 +1087,12 @@ def reference_team(setup: Setup, model) -> tuple[Spec, Spec]:
 
 def run(setup: Setup, default_pair: tuple[str, str], jobs: int = 1) -> dict:
     """Play everything the setup asks for and return the report as a dict (without output)."""
-    from tqdm import tqdm
-
     duel_games = 2 * len(setup.seeds) * len(teams_of(setup)) if setup.reference else 0
     total = len(pairs_of(setup)) * len(setup.seeds) + duel_games
-    with tqdm(total=total, desc="bench: games", unit="game", file=sys.stderr, mininterval=1.0,
-              dynamic_ncols=True) as progress:
-        solo = run_solo(setup, progress, jobs)
-        duels = run_duels(setup, progress, jobs)
+    with progress(total=total, desc="bench: games", unit="game", mininterval=1.0,
+                  dynamic_ncols=True) as bar:
+        solo = run_solo(setup, bar, jobs)
+        duels = run_duels(setup, bar, jobs)
     report = {
         "machine": machine(),
         "seeds": setup.seeds,

@@ -51,6 +51,21 @@ def parse_seed(text: str) -> int:
     return value
 
 
+def on_terminal() -> bool:
+    """Whether stderr is a terminal: progress bars are for a person watching, not for a log."""
+    try:
+        return bool(sys.stderr is not None and sys.stderr.isatty())
+    except (AttributeError, ValueError):   # replaced by an object without isatty; closed
+        return False
+
+
+def progress(iterable: Iterable[Any] | None = None, **options: Any):
+    """A tqdm progress bar on stderr, drawn only on a terminal: every bar of ours is made here."""
+    from tqdm import tqdm
+
+    return tqdm(iterable, file=sys.stderr, disable=not on_terminal(), **options)
+
+
 # --- word lists -------------------------------------------------------------
 
 

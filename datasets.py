@@ -27,7 +27,6 @@ import json
 import math
 import os
 import re
-import sys
 import tempfile
 import zipfile
 import zlib
@@ -38,7 +37,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import sparse
-from tqdm import tqdm
 
 from common import (
     CACHE_DIR,
@@ -49,6 +47,8 @@ from common import (
     atomic_write_bytes,
     load_matrix,
     missing_sidecar,
+    on_terminal,
+    progress,
     save_matrix,
     sidecar,
     sweep_temporaries,
@@ -451,8 +451,8 @@ def lemmatise(texts: Iterable[str]) -> Corpus:
     lexicon = _Ids()
     function_words = _function_words()
     type_to_lemma = np.empty(len(types), dtype=np.int32)
-    for word, i in tqdm(types.items(), desc="corpus: lemmatising word types", unit="type",
-                        total=len(types), file=sys.stderr, leave=False, disable=None):
+    for word, i in progress(types.items(), desc="corpus: lemmatising word types", unit="type",
+                            total=len(types), leave=False):
         type_to_lemma[i] = _lemma_code(word, function_words, lexicon)
     tokens = type_to_lemma[np.concatenate(parts)] if parts else np.empty(0, np.int32)
     tokens = tokens[tokens != _DROPPED]
@@ -472,8 +472,7 @@ def _lemma_code(word: str, function_words: frozenset[str], lexicon: _Ids) -> int
 def read_corpus(paths: Sequence[Path]) -> Iterator[str]:
     """The body text of each corpus file, with a progress bar; an unreadable file is skipped
     with a line that names it."""
-    for path in tqdm(paths, desc="corpus: reading books", unit="file", file=sys.stderr,
-                     leave=False, disable=None):
+    for path in progress(paths, desc="corpus: reading books", unit="file", leave=False):
         try:
             yield strip_gutenberg(read_text(path))
         except (SourceError, OSError) as error:
@@ -524,8 +523,8 @@ def sentence_counts(corpus: Corpus, hints: Sequence[str]) -> sparse.csr_matrix:
     present = np.flatnonzero(rows_of >= 0)                  # lemma ids that are hints
     by_sentence = incidence.tocsr()
     blocks = []
-    for start in tqdm(range(0, len(present), 1000), desc="sentence_collocations: counting", unit="k hints",
-                      file=sys.stderr, leave=False, disable=None):
+    for start in progress(range(0, len(present), 1000), desc="sentence_collocations: counting",
+                          unit="k hints", leave=False):
         chunk = present[start:start + 1000]
         counts = (incidence[:, chunk].T.tocsr() @ by_sentence).tocoo()
         keep = counts.col != chunk[counts.row]              # a lemma with itself is no pair
@@ -560,8 +559,7 @@ def association_matrix(pairs: Iterable[Association]) -> tuple[tuple[str, ...], s
     """
     words = _Ids()
     rows, cols, values = [], [], []
-    for pair in tqdm(pairs, desc="association: reading pairs", unit=" pairs", file=sys.stderr, leave=False,
-                     disable=None):
+    for pair in progress(pairs, desc="association: reading pairs", unit=" pairs", leave=False):
         a, b = words[lemma_of(pair.cue)], words[lemma_of(pair.response)]
         if a != b:
             rows.append(a)
@@ -963,8 +961,8 @@ class DoubleLinkTable(Table):
         n, links = len(self.hints), min(self.LINKS, len(self.hints))
         weight = np.zeros((n, 0), dtype=np.float32)   # each hint's strongest links so far
         index = np.zeros((n, 0), dtype=np.int64)
-        for start in tqdm(range(0, n, self.CHUNK), desc=f"{self.name}: hint × hint links",
-                          unit="chunk", file=sys.stderr, leave=False, disable=None):
+        for start in progress(range(0, n, self.CHUNK), desc=f"{self.name}: hint × hint links",
+                              unit="chunk", leave=False):
             chunk = np.asarray(self.inner.columns(self.hints[start:start + self.CHUNK]), np.float32)
             weight = np.hstack([weight, chunk])
             index = np.hstack([index, np.broadcast_to(np.arange(start, start + chunk.shape[1]),
@@ -1068,7 +1066,7 @@ def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None, **par
         try:
             with zeroed_allocations():
                 model = fasttext.train_unsupervised(str(corpus_file), thread=threads or FASTTEXT_THREADS,
-                                                    verbose=2 if sys.stderr.isatty() else 0, **options)
+                                                    verbose=2 if on_terminal() else 0, **options)
         except RuntimeError as error:   # "Encountered NaN." and the like: no model, say why
             raise BuildError(f"fastText failed to train on the corpus ({error})") from None
         temporary = Path(folder) / "model.bin"
@@ -1160,8 +1158,7 @@ def read_vec(path: Path, wanted: Iterable[str], keep: int = VEC_KEEP) -> tuple[l
     seen: set[str] = set()
     with open(path, encoding="utf-8", errors="replace") as f:
         rank = 0
-        for line in tqdm(f, desc="fasttext: reading .vec", unit=" words", file=sys.stderr, leave=False,
-                         disable=None):
+        for line in progress(f, desc="fasttext: reading .vec", unit=" words", leave=False):
             parts = line.rstrip().split(" ")
             if len(parts) <= 2:
                 continue  # the header line ("count dim") or a blank
@@ -1716,6 +1713,8 @@ def load_sbert(model: str = DEFAULT_SBERT_MODEL):
     import torch
     from sentence_transformers import SentenceTransformer
 
+    _quiet_libraries()
+
     # One thread: torch's worker threads spin while they wait, and on a shared 2-core machine
     # that made encoding 12× slower (1,024 words: 7.9 s with 2 threads, 0.67 s with 1; one word:
     # 470 ms vs 10 ms). A model this small gains little from a second thread even when idle.
@@ -1724,6 +1723,36 @@ def load_sbert(model: str = DEFAULT_SBERT_MODEL):
     if model == DEFAULT_SBERT_MODEL and not Path(model).exists():
         model = _packaged_minilm()
     return SentenceTransformer(model, device="cpu")
+
+
+def warm_up(*weights: Weights) -> None:
+    """Load now what the first new board word or out-of-vocabulary hint would wait for (the SBERT
+    encoder, the caches beside the matrices), for these weights and the ones they back off to.
+
+    Quiet (no bars, no notices); seconds, so best run before the first prompt or in a thread.
+    """
+    seen: set[int] = set()
+    for first in weights:
+        w = first
+        while w is not None and id(w) not in seen:
+            seen.add(id(w))
+            if (prepare := getattr(w.extender, "prepare", None)) is not None:
+                prepare()
+            elif w.extender is not None:
+                w.extender.columns(["warm"])
+            w = w.backoff
+
+
+def _quiet_libraries() -> None:
+    """No library draws its own bars ("Loading weights", "Batches") or logs its notices into a game:
+    what is worth saying, this module says on one line."""
+    import logging
+
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()   # transformers' and huggingface_hub's bars
+    transformers_logging.set_verbosity_error()
+    logging.getLogger("sentence_transformers").setLevel(logging.ERROR)
 
 
 def _packaged_minilm() -> str:
@@ -1817,8 +1846,8 @@ def _encode_with_progress(words: list[str], model: str) -> np.ndarray:
     sbert = load_sbert(model)
     batch = 512
     parts = []
-    for start in tqdm(range(0, len(words), batch), desc="sbert: encoding words", unit="batch",
-                      file=sys.stderr, leave=False):
+    for start in progress(range(0, len(words), batch), desc="sbert: encoding words", unit="batch",
+                          leave=False):
         parts.append(sbert_encode(sbert, words[start:start + batch]))
     return np.vstack(parts)
 

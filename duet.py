@@ -42,7 +42,7 @@ import numpy as np
 from colorama import Back, Fore, Style
 
 from board import ASSASSIN, COLUMNS, NEUTRAL, RED, SIZE, Board, Card
-from common import BOARD_WORDS_PATH, board_words, load_words, normalise, parse_seed, warn
+from common import BOARD_WORDS_PATH, board_words, load_words, normalise, parse_seed, progress, warn
 from model import AI, Hint, HintChoice, NoLegalHint, hint_problem, parse_hint
 from players import QuitGame, RuleError, did_you_mean, read_command
 from renderer import ConsoleTerminal, Renderer
@@ -539,10 +539,8 @@ def benchmark(seeds: Sequence[int], ai: AI, partner: AI | None = None,
 
     `partner` (default: `ai` itself) plays the other side; give it other weights for cross-play.
     """
-    from tqdm import tqdm
-
     games = []
-    for seed in tqdm(list(seeds), desc="duet", unit="game", file=sys.stderr, leave=False):
+    for seed in progress(list(seeds), desc="duet", unit="game", leave=False):
         game = play_ai_game(seed, ai, partner, words)
         games.append({"seed": seed, "won": bool(game.won), "agents_found": game.board.agents_found(),
                       "turns_used": game.turns_used, "reason": game.reason})

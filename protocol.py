@@ -29,7 +29,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Card, Color
-from common import normalise, warn
+from common import normalise, progress, warn
 from model import AI, MAX_COUNT, Agent, Captain, Hint, HintChoice, NoLegalHint, Weights, hint_problem
 
 COLORS = {color.value: color for color in Color}
@@ -286,11 +286,8 @@ class Engine:
 
     def warm_up(self, words: Iterable[str]) -> None:
         """Do the slow first-time work now, so that the first requests are fast too."""
-        from tqdm import tqdm
-
         weights = self.ai.weights
-        for word in tqdm(list(words), desc="serve: legality tables", unit="word", file=sys.stderr,
-                         leave=False):
+        for word in progress(list(words), desc="serve: legality tables", unit="word", leave=False):
             weights.filter.banned(word)
         if weights.extender is not None:
             weights.extender.columns(["warm"])  # loads the embedding model

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import json
 import math
 import os
+import re
+import sys
 import zipfile
 from pathlib import Path
 
@@ -621,3 +624,39 @@ def test_a_problem_found_while_building_is_repeated_when_the_cache_is_used(tmp_p
     assert "broken.txt.gz" in capsys.readouterr().err
     catalog(tmp_path).weights("word_collocations")          # the matrix comes from its cache
     assert "broken.txt.gz" in capsys.readouterr().err
+
+
+# --- progress bars ----------------------------------------------------------------------------------
+
+
+class Terminal(io.StringIO):
+    """A stderr that a person watches."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+class Encoder:
+    def get_sentence_embedding_dimension(self) -> int:
+        return 4
+
+    def encode(self, texts, **options) -> np.ndarray:
+        return np.ones((len(texts), 4), dtype=np.float32)
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["terminal", "pipe"])
+def test_progress_bars_are_drawn_on_a_terminal_only(monkeypatch, terminal):
+    stderr = Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    monkeypatch.setattr(datasets, "load_sbert", lambda model: Encoder())
+    datasets._encode_with_progress(["sea", "ship"], "any")
+    lemmatise(["the ship sails on the sea"])
+    drawn = stderr.getvalue()
+    assert ("sbert: encoding words" in drawn and "corpus: lemmatising" in drawn) if terminal else drawn == ""
+
+
+def test_every_bar_goes_through_the_one_helper():
+    root = Path(__file__).resolve().parent.parent
+    sources = [p for p in (*root.glob("*.py"), *root.glob("benchmarks/*.py")) if p.name != "common.py"]
+    makes_bars = re.compile(r"\btqdm\(|from tqdm|import tqdm")
+    assert [p.name for p in sources if makes_bars.search(p.read_text(encoding="utf-8"))] == []
