@@ -163,13 +163,22 @@ def _temporary_beside(path: Path) -> Iterator[Path]:
 
 def sweep_temporaries(folder: Path) -> list[Path]:
     """Delete the temporaries in `folder` whose writer is gone (any target's); returns them."""
+    try:
+        entries = [e for e in folder.iterdir() if e.name.startswith(".")]
+    except OSError:   # a folder that cannot be listed holds nothing to sweep
+        return []
     swept = []
-    with contextlib.suppress(OSError):   # a folder that cannot be listed holds nothing to sweep
-        for entry in folder.iterdir():
-            if entry.name.startswith(".") and _abandoned(entry):
-                with contextlib.suppress(OSError):   # another process may be sweeping it too
-                    shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
-                    swept.append(entry)
+    for entry in entries:
+        try:   # another process may be sweeping it too
+            if not _abandoned(entry):
+                continue
+            if entry.is_dir():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+        except OSError:
+            continue
+        swept.append(entry)
     return swept
 
 
