@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from board import Board, Color, Outcome
-from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, ROOT, SOURCES_DIR, load_words, warn
+from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, ROOT, SOURCES_DIR, load_words, progress, warn
 from foreign import tier as foreign_tier
 from model import NoLegalHint, hint_problem
 
@@ -48,6 +48,8 @@ DEFAULT_SEEDS, QUICK_SEEDS = 20, 5
 FULL_TABLE_PAIRS = 60   # above this many pairs, the per-pair table drops its intervals
 RESAMPLES, LEVEL, CI_SEED = 2000, 0.95, 0
 REPORTS_DIR = ROOT / "reports"
+# A smoke run must never overwrite the committed report: it writes here (git-ignored) unless --out says.
+QUICK_REPORTS_DIR = REPORTS_DIR / "quick"
 
 
 # --- what plays: a strategy on an initializer --------------------------------------------
@@ -1008,8 +1010,9 @@ def arguments() -> argparse.ArgumentParser:
     foreign_tier.add_arguments(p)
     p.add_argument("--quick", action="store_true",
                    help=f"a smoke run for CI: {QUICK_SEEDS} boards, SBERT only")
-    p.add_argument("--out", type=Path, default=REPORTS_DIR, metavar="DIR",
-                   help="folder for benchmark.md, benchmark.json and pairing.png (default reports/)")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="folder for benchmark.md, benchmark.json and pairing.png (default reports/; "
+                        "reports/quick/, git-ignored, with --quick)")
     return p
 
 
@@ -1029,6 +1032,7 @@ def main(argv: list[str]) -> int:
     import model
 
     args = arguments().parse_args(argv)
+    out = args.out or (QUICK_REPORTS_DIR if args.quick else REPORTS_DIR)
     started = time.perf_counter()
     n_seeds = args.seeds if args.seeds is not None else (QUICK_SEEDS if args.quick else DEFAULT_SEEDS)
     if n_seeds < 1:
@@ -1076,13 +1080,13 @@ def main(argv: list[str]) -> int:
         report["human"] = run_human(args.sources, setup)
     report["command"] = "python main.py bench " + shlex.join(argv) if argv else "python main.py bench"
     report["runtime_s"] = time.perf_counter() - started
-    write(report, setup, args.out)
+    write(report, setup, out)
     h = report["single_team"]["headline"]
     head = h["cross_all"] or h["self_all"]
     kind = "cross-play" if h["cross_all"] else "self-play (no cross-play pairs)"
     print(f"{kind}: win rate {fmt(head['win_rate'], 'rate')}, mean score "
           f"{fmt(head['mean_score'], 'mean')}, illegal hints {head['illegal']}; "
-          f"report in {args.out / 'benchmark.md'} ({report['runtime_s']:.0f} s)")
+          f"report in {out / 'benchmark.md'} ({report['runtime_s']:.0f} s)")
     if line := foreign_tier.headline(report["foreign"]):
         print(line)
     return 0
@@ -1104,14 +1108,12 @@ def reference_team(setup: Setup, model) -> tuple[Spec, Spec]:
 
 def run(setup: Setup, default_pair: tuple[str, str], jobs: int = 1) -> dict:
     """Play everything the setup asks for and return the report as a dict (without output)."""
-    from tqdm import tqdm
-
     duel_games = 2 * len(setup.seeds) * len(teams_of(setup)) if setup.reference else 0
     total = len(pairs_of(setup)) * len(setup.seeds) + duel_games
-    with tqdm(total=total, desc="bench: games", unit="game", file=sys.stderr, mininterval=1.0,
-              dynamic_ncols=True) as progress:
-        solo = run_solo(setup, progress, jobs)
-        duels = run_duels(setup, progress, jobs)
+    with progress(total=total, desc="bench: games", unit="game", mininterval=1.0,
+                  dynamic_ncols=True) as bar:
+        solo = run_solo(setup, bar, jobs)
+        duels = run_duels(setup, bar, jobs)
     report = {
         "machine": machine(),
         "seeds": setup.seeds,
@@ -1213,9 +1215,10 @@ def levels_main(args: argparse.Namespace, argv: list[str], seeds: list[int], wor
     rows = run_levels(seeds, words, ai, model.LEVELS)
     command = "python main.py bench " + shlex.join(argv)
     text = levels_markdown(rows, command)
-    args.out.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(args.out / "levels.md", text.encode("utf-8"))
-    print(text + f"\n(written to {args.out / 'levels.md'})")
+    out = args.out or REPORTS_DIR
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(out / "levels.md", text.encode("utf-8"))
+    print(text + f"\n(written to {out / 'levels.md'})")
     return 0
 def run_human(sources: Path, setup: Setup) -> dict:
     """The human tier (evaluation/human_tier.py) for every agent spec, or why it was skipped."""

@@ -6,12 +6,14 @@ file writes.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import functools
-import glob
 import hashlib
 import json
 import os
+import re
+import shutil
 import sys
 import tempfile
 import time
@@ -36,6 +38,32 @@ DEFAULT_SBERT_MODEL = "all-MiniLM-L6-v2"
 def warn(message: str) -> None:
     """Print a one-line notice on stderr, where it never mixes with game output."""
     print(message, file=sys.stderr, flush=True)
+
+
+def parse_seed(text: str) -> int:
+    """A seed for numpy, as an argparse type: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, 0 or more, not {text!r}")
+    return value
+
+
+def on_terminal() -> bool:
+    """Whether stderr is a terminal: progress bars are for a person watching, not for a log."""
+    try:
+        return bool(sys.stderr is not None and sys.stderr.isatty())
+    except (AttributeError, ValueError):   # replaced by an object without isatty; closed
+        return False
+
+
+def progress(iterable: Iterable[Any] | None = None, **options: Any):
+    """A tqdm progress bar on stderr, drawn only on a terminal: every bar of ours is made here."""
+    from tqdm import tqdm
+
+    return tqdm(iterable, file=sys.stderr, disable=not on_terminal(), **options)
 
 
 # --- word lists -------------------------------------------------------------
@@ -106,15 +134,25 @@ def file_fingerprint(path: Path) -> dict[str, Any]:
 # --- atomic, verified saves ---------------------------------------------------
 
 
-STALE_TEMPORARY = 3600  # seconds: a temporary this old was left by a writer killed long ago
+# A temporary carries its writer's pid (".sbert.npy.pid1234.x7k2.tmp"), so that one left by a
+# killed writer (SIGKILL, power loss) is swept as soon as that pid is gone, and one that a live
+# writer is filling is never touched, however long it takes. Temporaries named without a pid
+# (older versions) are swept by age.
+STALE_TEMPORARY = 3600  # seconds: a temporary without a pid this old was left by a writer killed long ago
+_PID_MARK = re.compile(r"\.pid(\d+)\.")
+
+
+def temporary_prefix(stem: str) -> str:
+    """The start of a temporary's name (file or folder) that records this process as its writer."""
+    return f"{stem}.pid{os.getpid()}."
 
 
 @contextlib.contextmanager
 def _temporary_beside(path: Path) -> Iterator[Path]:
     """A temporary file in the target's folder, removed unless it was renamed."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale_temporaries(path)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    sweep_temporaries(path.parent)
+    fd, name = tempfile.mkstemp(prefix=temporary_prefix(f".{path.name}"), suffix=".tmp", dir=path.parent)
     temporary = Path(name)
     try:
         os.close(fd)
@@ -123,13 +161,46 @@ def _temporary_beside(path: Path) -> Iterator[Path]:
         temporary.unlink(missing_ok=True)
 
 
-def _remove_stale_temporaries(path: Path) -> None:
-    """Delete old temporaries of `path` that a killed writer (SIGKILL, power loss) left behind."""
-    now = time.time()
-    for old in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        with contextlib.suppress(OSError):   # another process may be removing it too
-            if now - old.stat().st_mtime > STALE_TEMPORARY:
-                old.unlink()
+def sweep_temporaries(folder: Path) -> list[Path]:
+    """Delete the temporaries in `folder` whose writer is gone (any target's); returns them."""
+    try:
+        entries = [e for e in folder.iterdir() if e.name.startswith(".")]
+    except OSError:   # a folder that cannot be listed holds nothing to sweep
+        return []
+    swept = []
+    for entry in entries:
+        try:   # another process may be sweeping it too
+            if not _abandoned(entry):
+                continue
+            if entry.is_dir():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+        except OSError:
+            continue
+        swept.append(entry)
+    return swept
+
+
+def _abandoned(entry: Path) -> bool:
+    """Whether a dot-entry is a temporary whose writer is dead (or, named without a pid, old)."""
+    if (mark := _PID_MARK.search(entry.name)) is not None:
+        return (entry.name.endswith(".tmp") or entry.is_dir()) and not pid_alive(int(mark.group(1)))
+    legacy = entry.name.endswith(".tmp") or entry.name.startswith(".fasttext-training-")
+    return legacy and time.time() - entry.stat().st_mtime > STALE_TEMPORARY
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id runs (signal 0 checks without sending anything)."""
+    if pid <= 0:   # 0 and below name process groups, never a writer
+        return False
+    try:
+        os.kill(pid, 0)
+    except PermissionError:   # another user's process
+        return True
+    except (ProcessLookupError, OverflowError):
+        return False
+    return True
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -165,13 +236,23 @@ class StaleCache(Exception):
     """A cache that is missing, corrupt or built from other inputs; the message says which."""
 
 
+NO_CACHE_YET = "no cache yet"   # the one reason not worth a line: a first build, nothing was lost
+
+
+def missing_sidecar(path: Path) -> None:
+    """Raise StaleCache when the sidecar of `path` is missing: "no cache yet" only when `path` is too."""
+    if not sidecar(path).exists():
+        raise StaleCache(f"{sidecar(path).name} is missing" if path.exists() else NO_CACHE_YET)
+
+
 def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
     """Load a cached matrix, checking its sidecar against the expected metadata.
 
     Raises StaleCache with the reason when it must be rebuilt.
     """
-    if not path.exists() or not sidecar(path).exists():
-        raise StaleCache("no cache yet")
+    missing_sidecar(path)
+    if not path.exists():
+        raise StaleCache(f"{path.name} is missing")
     try:
         meta = json.loads(sidecar(path).read_text())
     except (OSError, ValueError) as error:

@@ -87,12 +87,21 @@ def read_key_file(path: Path) -> list[Color]:
     return key
 
 
+# A card is a word of letters (any alphabet's), or words joined by single spaces, hyphens or
+# apostrophes: ICE CREAM, JACK-IN-THE-BOX, O'CLOCK. No digits, no symbols, no emoji.
+CARD_WORD = re.compile(r"[^\W\d_]+(?:[ '\u2019-][^\W\d_]+)*")
+CARD_RULE = ("a card is letters only, its words joined by single spaces, hyphens or apostrophes "
+             "(ICE CREAM, JACK-IN-THE-BOX)")
+
+
 def words_problem(words: Sequence[str], exact: bool = False) -> str | None:
     """Why a list of card words cannot be (the start of) a table, or None."""
     if len(words) > SIZE or exact and len(words) != SIZE:
         return f"a table has {SIZE} words, not {len(words)}"
     seen: set[str] = set()
     for word in words:
+        if not CARD_WORD.fullmatch(word):
+            return f"{word!r} is not a card word: {CARD_RULE}"
         if word in seen:
             return f"{word.upper()} is on the table twice"
         seen.add(word)

@@ -27,8 +27,6 @@ import json
 import math
 import os
 import re
-import shutil
-import sys
 import tempfile
 import zipfile
 import zlib
@@ -39,17 +37,22 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import sparse
-from tqdm import tqdm
 
 from common import (
     CACHE_DIR,
     DEFAULT_SBERT_MODEL,
+    NO_CACHE_YET,
     SOURCES_DIR,
     StaleCache,
     atomic_write_bytes,
     load_matrix,
+    missing_sidecar,
+    on_terminal,
+    progress,
     save_matrix,
     sidecar,
+    sweep_temporaries,
+    temporary_prefix,
     warn,
     words_hash,
 )
@@ -238,6 +241,10 @@ USF_PARTS = ("A-B", "C", "D-F", "G-K", "L-O", "P-R", "S", "T-Z")  # Appendix A's
 
 class SourceError(ValueError):
     """A source file that cannot be read; the message names it."""
+
+
+class BuildError(ValueError):
+    """Sources that were read, but from which an initializer could not be built; the message says why."""
 
 
 _problems: list[str] = []   # what the readers found wrong in the sources during the current build
@@ -444,8 +451,8 @@ def lemmatise(texts: Iterable[str]) -> Corpus:
     lexicon = _Ids()
     function_words = _function_words()
     type_to_lemma = np.empty(len(types), dtype=np.int32)
-    for word, i in tqdm(types.items(), desc="corpus: lemmatising word types", unit="type",
-                        total=len(types), file=sys.stderr, leave=False, disable=None):
+    for word, i in progress(types.items(), desc="corpus: lemmatising word types", unit="type",
+                            total=len(types), leave=False):
         type_to_lemma[i] = _lemma_code(word, function_words, lexicon)
     tokens = type_to_lemma[np.concatenate(parts)] if parts else np.empty(0, np.int32)
     tokens = tokens[tokens != _DROPPED]
@@ -465,8 +472,7 @@ def _lemma_code(word: str, function_words: frozenset[str], lexicon: _Ids) -> int
 def read_corpus(paths: Sequence[Path]) -> Iterator[str]:
     """The body text of each corpus file, with a progress bar; an unreadable file is skipped
     with a line that names it."""
-    for path in tqdm(paths, desc="corpus: reading books", unit="file", file=sys.stderr,
-                     leave=False, disable=None):
+    for path in progress(paths, desc="corpus: reading books", unit="file", leave=False):
         try:
             yield strip_gutenberg(read_text(path))
         except (SourceError, OSError) as error:
@@ -517,8 +523,8 @@ def sentence_counts(corpus: Corpus, hints: Sequence[str]) -> sparse.csr_matrix:
     present = np.flatnonzero(rows_of >= 0)                  # lemma ids that are hints
     by_sentence = incidence.tocsr()
     blocks = []
-    for start in tqdm(range(0, len(present), 1000), desc="sentence_collocations: counting", unit="k hints",
-                      file=sys.stderr, leave=False, disable=None):
+    for start in progress(range(0, len(present), 1000), desc="sentence_collocations: counting",
+                          unit="k hints", leave=False):
         chunk = present[start:start + 1000]
         counts = (incidence[:, chunk].T.tocsr() @ by_sentence).tocoo()
         keep = counts.col != chunk[counts.row]              # a lemma with itself is no pair
@@ -553,8 +559,7 @@ def association_matrix(pairs: Iterable[Association]) -> tuple[tuple[str, ...], s
     """
     words = _Ids()
     rows, cols, values = [], [], []
-    for pair in tqdm(pairs, desc="association: reading pairs", unit=" pairs", file=sys.stderr, leave=False,
-                     disable=None):
+    for pair in progress(pairs, desc="association: reading pairs", unit=" pairs", leave=False):
         a, b = words[lemma_of(pair.cue)], words[lemma_of(pair.response)]
         if a != b:
             rows.append(a)
@@ -956,8 +961,8 @@ class DoubleLinkTable(Table):
         n, links = len(self.hints), min(self.LINKS, len(self.hints))
         weight = np.zeros((n, 0), dtype=np.float32)   # each hint's strongest links so far
         index = np.zeros((n, 0), dtype=np.int64)
-        for start in tqdm(range(0, n, self.CHUNK), desc=f"{self.name}: hint × hint links",
-                          unit="chunk", file=sys.stderr, leave=False, disable=None):
+        for start in progress(range(0, n, self.CHUNK), desc=f"{self.name}: hint × hint links",
+                              unit="chunk", leave=False):
             chunk = np.asarray(self.inner.columns(self.hints[start:start + self.CHUNK]), np.float32)
             weight = np.hstack([weight, chunk])
             index = np.hstack([index, np.broadcast_to(np.arange(start, start + chunk.shape[1]),
@@ -1038,32 +1043,65 @@ VEC_KEEP = 100_000  # words kept from a user's .vec besides the vocabulary (they
 
 
 def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None, **params: Any):
-    """Train a skipgram model on the lemmatised corpus and save it atomically at `path`."""
+    """Train a skipgram model on the lemmatised corpus and save it atomically at `path`.
+
+    Raises BuildError when the corpus is too small or fastText fails (the caller leaves it out).
+    """
     import fasttext
 
     options = FASTTEXT_PARAMS | params
     if np.count_nonzero(corpus.frequencies() >= options["minCount"]) < 2:
-        raise SourceError("the corpus is too small to train fastText on")  # fastText would hang
+        raise BuildError("the corpus is too small to train fastText on")  # fastText would hang
     lexicon = np.array(corpus.lexicon + ("\n",), dtype=object)
     text = " ".join(lexicon[corpus.tokens].tolist())   # SENTENCE_END (-1) picks the "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
-    for leftover in path.parent.glob(".fasttext-training-*"):   # from a run that was killed
-        shutil.rmtree(leftover, ignore_errors=True)
-    with tempfile.TemporaryDirectory(prefix=".fasttext-training-", dir=path.parent) as folder:
+    sweep_temporaries(path.parent)   # training folders of runs that were killed
+    prefix = temporary_prefix(".fasttext-training")
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=path.parent) as folder:
         corpus_file = Path(folder) / "corpus.txt"
         corpus_file.write_text(text, encoding="utf-8")
         del text
         warn(f"fasttext: training a skipgram model ({options['dim']}d, {options['epoch']} epochs) "
              f"on {len(corpus.tokens):,} tokens")
-        # fastText 0.9 initialises only threads/10 of the input matrix; the rest is what malloc
-        # returns: zeros for a real model's large matrix, but possibly garbage (→ "Encountered
-        # NaN") for a tiny one. Tiny models should be trained with threads=10.
-        model = fasttext.train_unsupervised(str(corpus_file), thread=threads or FASTTEXT_THREADS,
-                                            verbose=2 if sys.stderr.isatty() else 0, **options)
+        try:
+            with zeroed_allocations():
+                model = fasttext.train_unsupervised(str(corpus_file), thread=threads or FASTTEXT_THREADS,
+                                                    verbose=2 if on_terminal() else 0, **options)
+        except RuntimeError as error:   # "Encountered NaN." and the like: no model, say why
+            raise BuildError(f"fastText failed to train on the corpus ({error})") from None
         temporary = Path(folder) / "model.bin"
         model.save_model(str(temporary))
         os.replace(temporary, path)
     return model
+
+
+# fastText 0.9.3 allocates its input matrix with posix_memalign and draws it in 10 blocks, one
+# per training thread: on one thread only the first tenth is drawn, the rest is whatever the heap
+# held. After reading the corpus in the same process that is freed text, much of which reads as
+# floats of 1e29 and more: "Encountered NaN." (after reading two books, 5 and 7 of 10 trainings
+# failed, and each one that did not gave another model). Its API has no way out: the threads that
+# draw the matrix are the threads that train (Hogwild, not reproducible), and pretrained vectors
+# set the words' rows only, not the subwords'. So the memory it gets is zeroed, as a fresh mmap
+# is: one model per corpus, the undrawn rows zero (learnt from the output side as training goes).
+M_PERTURB = -6   # glibc mallopt: fill every new allocation with the complement of this byte
+
+
+@contextlib.contextmanager
+def zeroed_allocations() -> Iterator[bool]:
+    """While open, glibc's malloc returns zeroed memory; yields False where it cannot (not glibc)."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        zeroing = bool(libc.mallopt(M_PERTURB, 0xFF))   # new blocks: 0xFF ^ 0xFF = 0
+    except (OSError, AttributeError, TypeError):
+        zeroing = False
+    try:
+        yield zeroing
+    finally:
+        if zeroing:
+            libc.mallopt(M_PERTURB, 0)
 
 
 class FastTextVectors:
@@ -1120,8 +1158,7 @@ def read_vec(path: Path, wanted: Iterable[str], keep: int = VEC_KEEP) -> tuple[l
     seen: set[str] = set()
     with open(path, encoding="utf-8", errors="replace") as f:
         rank = 0
-        for line in tqdm(f, desc="fasttext: reading .vec", unit=" words", file=sys.stderr, leave=False,
-                         disable=None):
+        for line in progress(f, desc="fasttext: reading .vec", unit=" words", leave=False):
             parts = line.rstrip().split(" ")
             if len(parts) <= 2:
                 continue  # the header line ("count dim") or a blank
@@ -1390,18 +1427,19 @@ class Catalog:
             try:
                 table = self._load(name, expected, parts)
             except StaleCache as reason:
-                if str(reason) != "no cache yet":
+                if str(reason) != NO_CACHE_YET:
                     warn(f"{name}: rebuilding the cache: {reason}")
         if table is None:
             _problems.clear()
             try:
                 table = self._build(name, parts).finish(self.words)
-            except (SourceError, OSError, EOFError, zipfile.BadZipFile) as error:
+            except (SourceError, BuildError, OSError, EOFError, zipfile.BadZipFile) as error:
                 if name not in BASE:
                     raise
-                self._broken[name] = f"unreadable source: {error}"
-                warn(f"{name} left out: unreadable source: {error}")
-                raise MissingSource(f"{name}: unreadable source: {error}") from None
+                built = isinstance(error, BuildError)   # read, but no initializer came of it
+                self._broken[name] = str(error) if built else f"unreadable source: {error}"
+                warn(f"{name} left out: {self._broken[name]}")
+                raise MissingSource(f"{name}: {self._broken[name]}") from None
             self._save(name, table, expected)
         self._tables[name] = table
         return table
@@ -1576,7 +1614,7 @@ class Catalog:
                 raise StaleCache("parameters changed")
             arrays = load_arrays(path, meta["sha256"])
         except (StaleCache, KeyError) as reason:
-            if str(reason) != "no cache yet":
+            if str(reason) != NO_CACHE_YET:
                 warn(f"corpus: lemmatising again: {reason}")
             return None
         self._corpus_problems = list(meta.get("problems") or [])
@@ -1627,8 +1665,7 @@ class Catalog:
 
 
 def _read_sidecar(path: Path) -> dict[str, Any]:
-    if not sidecar(path).exists():
-        raise StaleCache("no cache yet")
+    missing_sidecar(path)
     try:
         return json.loads(sidecar(path).read_text())
     except (OSError, ValueError) as error:
@@ -1676,6 +1713,8 @@ def load_sbert(model: str = DEFAULT_SBERT_MODEL):
     import torch
     from sentence_transformers import SentenceTransformer
 
+    _quiet_libraries()
+
     # One thread: torch's worker threads spin while they wait, and on a shared 2-core machine
     # that made encoding 12× slower (1,024 words: 7.9 s with 2 threads, 0.67 s with 1; one word:
     # 470 ms vs 10 ms). A model this small gains little from a second thread even when idle.
@@ -1684,6 +1723,36 @@ def load_sbert(model: str = DEFAULT_SBERT_MODEL):
     if model == DEFAULT_SBERT_MODEL and not Path(model).exists():
         model = _packaged_minilm()
     return SentenceTransformer(model, device="cpu")
+
+
+def warm_up(*weights: Weights) -> None:
+    """Load now what the first new board word or out-of-vocabulary hint would wait for (the SBERT
+    encoder, the caches beside the matrices), for these weights and the ones they back off to.
+
+    Quiet (no bars, no notices); seconds, so best run before the first prompt or in a thread.
+    """
+    seen: set[int] = set()
+    for first in weights:
+        w = first
+        while w is not None and id(w) not in seen:
+            seen.add(id(w))
+            if (prepare := getattr(w.extender, "prepare", None)) is not None:
+                prepare()
+            elif w.extender is not None:
+                w.extender.columns(["warm"])
+            w = w.backoff
+
+
+def _quiet_libraries() -> None:
+    """No library draws its own bars ("Loading weights", "Batches") or logs its notices into a game:
+    what is worth saying, this module says on one line."""
+    import logging
+
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()   # transformers' and huggingface_hub's bars
+    transformers_logging.set_verbosity_error()
+    logging.getLogger("sentence_transformers").setLevel(logging.ERROR)
 
 
 def _packaged_minilm() -> str:
@@ -1758,7 +1827,7 @@ def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAU
         try:
             vectors = load_matrix(path, expected)
         except StaleCache as reason:
-            if str(reason) != "no cache yet":
+            if str(reason) != NO_CACHE_YET:
                 warn(f"sbert: rebuilding the cache: {reason}")
     if vectors is None:
         vectors = _encode_with_progress(list(hints) + list(words), model)
@@ -1777,8 +1846,8 @@ def _encode_with_progress(words: list[str], model: str) -> np.ndarray:
     sbert = load_sbert(model)
     batch = 512
     parts = []
-    for start in tqdm(range(0, len(words), batch), desc="sbert: encoding words", unit="batch",
-                      file=sys.stderr, leave=False):
+    for start in progress(range(0, len(words), batch), desc="sbert: encoding words", unit="batch",
+                          leave=False):
         parts.append(sbert_encode(sbert, words[start:start + batch]))
     return np.vstack(parts)
 
@@ -1839,6 +1908,7 @@ def _open(name: str | None, catalog: Catalog) -> Weights:
     """The weights of `name` (default: the best available) from a catalog, after reporting
     what is missing and rebuilding what the catalog was asked to rebuild."""
     chosen = canonical(name) if name else catalog.default()
+    sweep_temporaries(catalog.cache_dir)   # what writers killed since the last run left behind
     for line in catalog.report_missing(chosen if name else DEFAULT_INITIALIZER):
         warn(line)
     for other in sorted(catalog.rebuild - {"corpus"}, key=INITIALIZERS.index):

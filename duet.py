@@ -42,7 +42,7 @@ import numpy as np
 from colorama import Back, Fore, Style
 
 from board import ASSASSIN, COLUMNS, NEUTRAL, RED, SIZE, Board, Card
-from common import BOARD_WORDS_PATH, board_words, load_words, normalise, warn
+from common import BOARD_WORDS_PATH, board_words, load_words, normalise, parse_seed, progress, warn
 from model import AI, Hint, HintChoice, NoLegalHint, hint_problem, parse_hint
 from players import QuitGame, RuleError, did_you_mean, read_command
 from renderer import ConsoleTerminal, Renderer
@@ -428,11 +428,31 @@ LEGEND = ("G: your agent, for your partner to find   A: your assassin   -: bysta
           "x: known bystander for your partner (no use guessing it on their clues)   [**]: found")
 
 
+YOU = "you"   # the label of the side a person plays
+
+
 class DuetView:
-    """Draws a Duet board from one side (or both, for spectators) and narrates the events."""
+    """Draws a Duet board from one side (or both, for spectators) and narrates the events.
+
+    A side labelled YOU is a person, addressed as "you" ("you touch"); with no person at the
+    table the end names both sides ("AI A and AI B win").
+    """
 
     def __init__(self, renderer: Renderer, labels: dict[Side, str]):
         self.renderer, self.labels = renderer, labels
+
+    def does(self, side: Side, verb: str) -> str:
+        """'you give' or 'the AI gives': the side's label with the verb agreeing."""
+        label = self.labels[side]
+        if label == YOU:
+            return f"{label} {verb}"
+        return f"{label} {verb}{'es' if verb.endswith(('ch', 'sh', 's', 'x')) else 's'}"
+
+    def players(self) -> str:
+        """Who wins or loses: 'You' when a person plays, else both sides by name."""
+        if YOU in self.labels.values():
+            return "You"
+        return " and ".join(self.labels[s] for s in Side)
 
     def board(self, board: DuetBoard, side: Side | None) -> str:
         """The grid; `side` sees its own key, None (a spectator) sees both: (GA) = A agent, B assassin."""
@@ -468,19 +488,23 @@ class DuetView:
         write = self.renderer.write
         match event:
             case TurnStarted(cluer=cluer, tokens=tokens):
-                write(f"\n--- turn {len(game.history)}: {self.labels[cluer]} gives the clue "
+                write(f"\n--- turn {len(game.history)}: {self.does(cluer, 'give')} the clue "
                       f"({tokens} timer tokens left) ---")
             case ClueGiven(cluer=cluer, hint=hint, choice=choice):
                 write(f"{self.labels[cluer]}: {hint}")
                 if self.renderer.explain and choice is not None:
                     write(self.renderer.explanation(choice))
             case Touched(guesser=guesser, word=word, role=role):
-                write(f"{self.labels[guesser]} touches {word.upper()} - {TOUCH_TEXT[role]}")
+                write(_capitalised(f"{self.does(guesser, 'touch')} {word.upper()} - {TOUCH_TEXT[role]}"))
             case Stopped(guesser=guesser):
-                write(f"{self.labels[guesser]} stops.")
+                write(_capitalised(f"{self.does(guesser, 'stop')}."))
             case DuetOver(won=won, reason=reason):
                 write(f"\n{self.show(game, None)}\n")
-                write(f"*** {'You win' if won else 'You lose'}: {reason}. ***")
+                write(f"*** {self.players()} {'win' if won else 'lose'}: {reason}. ***")
+
+
+def _capitalised(line: str) -> str:
+    return line[:1].upper() + line[1:]
 
 
 TOUCH_TEXT = {AGENT: "an agent!", BYSTANDER: "a bystander; the turn ends.",
@@ -515,10 +539,8 @@ def benchmark(seeds: Sequence[int], ai: AI, partner: AI | None = None,
 
     `partner` (default: `ai` itself) plays the other side; give it other weights for cross-play.
     """
-    from tqdm import tqdm
-
     games = []
-    for seed in tqdm(list(seeds), desc="duet", unit="game", file=sys.stderr, leave=False):
+    for seed in progress(list(seeds), desc="duet", unit="game", leave=False):
         game = play_ai_game(seed, ai, partner, words)
         games.append({"seed": seed, "won": bool(game.won), "agents_found": game.board.agents_found(),
                       "turns_used": game.turns_used, "reason": game.reason})
@@ -561,7 +583,7 @@ def parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--players", default="human:ai", type=str.lower, choices=PLAYERS,
                    help="human:ai (you with an AI partner, default) or ai:ai (unattended)")
-    p.add_argument("--seed", type=int, help="make the board, key and AI sampling reproducible")
+    p.add_argument("--seed", type=parse_seed, help="make the board, key and AI sampling reproducible")
     p.add_argument("--tokens", type=int, default=TIMER_TOKENS, metavar="N",
                    help=f"timer tokens (default {TIMER_TOKENS}; the box has 2 more for an easier game)")
     p.add_argument("--words", type=Path, metavar="FILE",
@@ -595,7 +617,7 @@ def main(argv: list[str], stream: TextIO | None = None) -> int:
         return 2
     renderer = Renderer(stream, explain=args.explain)
     human = args.players == "human:ai"
-    labels = {Side.A: "you", Side.B: "the AI"} if human else {Side.A: "AI A", Side.B: "AI B"}
+    labels = {Side.A: YOU, Side.B: "the AI"} if human else {Side.A: "AI A", Side.B: "AI B"}
     view = DuetView(renderer, labels)
     players: dict[Side, DuetPlayer] = {Side.A: AIPartner(ai), Side.B: AIPartner(ai)}
     if human:

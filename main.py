@@ -214,8 +214,10 @@ def play(args: argparse.Namespace) -> int:
         warn(f"cannot build the AI: {error}")
         return 2
     if "human:ai" in kinds.values():
+        import datasets
+
         print("Getting the AI agent ready to read any hint...")
-        ai.weights.warm_up()   # so that the first hint outside the vocabulary does not stall
+        datasets.warm_up(ai.weights)   # so that the first hint outside the vocabulary does not stall
     seed = args.seed
     while True:
         seed = fresh_seed() if seed is None else seed

@@ -25,7 +25,6 @@ MIN_RELATIVE_DISTANCE = 0.5
 # How much a backoff matrix adds to a row its matrix does know: enough to order the cards the
 # matrix weighs alike (its zeros, mostly), too little to reorder any two it tells apart.
 TIE_BREAK = 1e-4
-UNSEEN_HINT = "qwxzy"   # a hint no vocabulary holds
 
 
 # --- hints -------------------------------------------------------------------
@@ -248,12 +247,6 @@ class Weights:
         for k in (k for k, i in enumerate(found) if i is None):   # outside the vocabulary
             rows[k] = self.extender.row(hints[k], list(words)) if self.extender is not None else 0.0
         return rows
-
-    def warm_up(self) -> None:
-        """Read one hint outside the vocabulary, so that whatever such a hint needs (an encoder
-        to load) is ready before the first one a person gives."""
-        if self.words:
-            self.hint_row(UNSEEN_HINT, self.words[:1])
 
     def reads(self) -> frozenset[str]:
         """The names of the matrices that `hint_row` reads: its own and its backoff's."""

@@ -28,14 +28,13 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Card, Color, counts
-from common import normalise, warn
+from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Card, Color
+from common import normalise, progress, warn
 from model import AI, MAX_COUNT, Agent, Captain, Hint, HintChoice, NoLegalHint, Weights, hint_problem
 from reading import people_agent
 
 COLORS = {color.value: color for color in Color}
 TEAM_NAMES = {RED.value: RED, BLUE.value: BLUE}
-VALID_KEYS = ({RED: 9, BLUE: 8, NEUTRAL: 7, ASSASSIN: 1}, {RED: 8, BLUE: 9, NEUTRAL: 7, ASSASSIN: 1})
 # Columns built on demand for unseen board words are dropped past this many (20 boards), so
 # that a server meeting endless new boards keeps a small matrix: every new column copies the
 # whole matrix (model.Weights.add_words), which costs ~0.1 s per 500 extra words on 10,000 hints.
@@ -102,7 +101,11 @@ def revealed_flags(request: dict[str, Any]) -> list[bool]:
 
 
 def key_colors(request: dict[str, Any]) -> list[Color]:
-    """The 25 colours of the key, checked to be a real key: 9/8/7/1 or 8/9/7/1."""
+    """The 25 colours of the key, each a known colour, in any numbers.
+
+    Only the team's own face-down cards are required (see `Engine.clue`): other
+    frameworks deal other keys, e.g. the Codenames AI Competition's 8/7/9/1.
+    """
     names = field(request, "key", list)
     if len(names) != SIZE:
         raise RequestError(f"'key' must list {SIZE} colours, got {len(names)}")
@@ -111,10 +114,6 @@ def key_colors(request: dict[str, Any]) -> list[Color]:
         if not isinstance(name, str) or name.lower() not in COLORS:
             raise RequestError(f"'key'[{i}] must be one of {', '.join(COLORS)}, not {describe(name)}")
         colors.append(COLORS[name.lower()])
-    found = counts(colors)
-    if found not in VALID_KEYS:
-        shown = ", ".join(f"{n} {c.value}" for c, n in found.items())
-        raise RequestError(f"a key has 9/8/7/1 or 8/9/7/1 red/blue/neutral/assassin cards, not {shown}")
     return colors
 
 
@@ -234,8 +233,10 @@ class Engine:
         given = given_clues(request)
         captain = self.lone_captain if flag(request, "alone") else self.captain
         board = Board.from_key(words, key, revealed)
-        if board.remaining(ASSASSIN) == 0:
-            raise RequestError("the game is over: the assassin is revealed")
+        if any(card.revealed and card.color is ASSASSIN for card in board.cards):
+            raise RequestError("the game is over: an assassin is revealed")
+        if team not in key:
+            raise RequestError(f"the key has no {team.value} cards: there is nothing to give a clue for")
         if board.remaining(team) == 0:
             raise RequestError(f"no {team.value} cards left face down: {team.value} has already won")
         self.prepare(words)
@@ -286,11 +287,8 @@ class Engine:
 
     def warm_up(self, words: Iterable[str]) -> None:
         """Do the slow first-time work now, so that the first requests are fast too."""
-        from tqdm import tqdm
-
         weights = self.ai.weights
-        for word in tqdm(list(words), desc="serve: legality tables", unit="word", file=sys.stderr,
-                         leave=False):
+        for word in progress(list(words), desc="serve: legality tables", unit="word", leave=False):
             weights.filter.banned(word)
         if weights.extender is not None:
             weights.extender.columns(["warm"])  # loads the embedding model

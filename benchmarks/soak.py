@@ -30,6 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from board import ASSASSIN, NEUTRAL, TEAMS, Board, Color, Outcome  # noqa: E402
+from common import progress  # noqa: E402
 from model import AGENTS, AI, CAPTAINS, MAX_COUNT, Hint, hint_problem  # noqa: E402
 from players import (  # noqa: E402
     AIAgent,
@@ -298,12 +299,10 @@ def play_chunk(task: tuple[int, int, int]) -> dict:
 
 def soak(games: int, workers: int, seed: int, chunk: int) -> tuple[list[dict], float]:
     """Run the games; every chunk's result, in order, and the wall time."""
-    from tqdm import tqdm
-
     tasks = [(s, min(s + chunk, games), seed) for s in range(0, games, chunk)]
     started = time.perf_counter()
     chunks = []
-    with tqdm(total=games, desc="soak", unit="game", file=sys.stderr) as bar:
+    with progress(total=games, desc="soak", unit="game") as bar:
         if workers <= 1:
             _load()
             results = map(play_chunk, tasks)

@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bench  # noqa: E402
-from common import BOARD_WORDS_PATH, SOURCES_DIR, atomic_write_bytes, load_words, warn  # noqa: E402
+from common import BOARD_WORDS_PATH, SOURCES_DIR, atomic_write_bytes, load_words, progress, warn  # noqa: E402
 
 
 def parse_grid(items: list[str]) -> dict[str, list[object]]:
@@ -130,8 +130,6 @@ def arguments() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    from tqdm import tqdm
-
     import datasets
     import model
 
@@ -164,7 +162,7 @@ def main(argv: list[str]) -> int:
     if not cross:
         warn("tune: one initializer only, so this tunes self-play, which flatters the AI")
     started, results = time.perf_counter(), []
-    for params in tqdm(points(grid), desc="tune: grid", unit="point", file=sys.stderr):
+    for params in progress(points(grid), desc="tune: grid", unit="point"):
         try:
             setups = plan(args, params, partner, weights, recipe, seeds, words)
             summary = evaluate(setups, cross_only=cross)

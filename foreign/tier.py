@@ -11,7 +11,6 @@ captain's row is the bench's headline.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -114,11 +113,11 @@ def run(setup, requested: Sequence[str] | None, sources: Path, sbert_model: str 
 
 
 def _play(setup, items: list, jobs: int, run_all: Callable) -> dict:
-    from tqdm import tqdm
+    from common import progress
 
-    with tqdm(total=len(items) * len(setup.seeds), desc="bench: foreign tier", unit="game",
-              file=sys.stderr, mininterval=1.0, dynamic_ncols=True) as progress:
-        return run_all(setup, tier_games, items, progress, jobs)
+    with progress(total=len(items) * len(setup.seeds), desc="bench: foreign tier", unit="game",
+                  mininterval=1.0, dynamic_ncols=True) as bar:
+        return run_all(setup, tier_games, items, bar, jobs)
 
 
 def summary(games: dict, items: list) -> dict:

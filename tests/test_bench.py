@@ -3,6 +3,7 @@
 import importlib.util
 import json
 import string
+import subprocess
 
 import numpy as np
 import pytest
@@ -322,6 +323,21 @@ def test_quick_run_writes_a_consistent_report(tiny, tmp_path):
     teams = report["two_team"]["teams"]
     assert len(teams) == 2 * len(captains) * len(agents) and all(t["games"] == 4 for t in teams)
     assert set(report["speed"]["hint"]) == {p["captain"] for p in pairs}
+
+
+def test_a_quick_run_never_overwrites_the_committed_report(tiny, tmp_path, monkeypatch, capsys):
+    made, words_file = tiny
+    quick = bench.QUICK_REPORTS_DIR.relative_to(bench.ROOT) / "benchmark.md"
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(quick)], cwd=bench.ROOT)
+    assert quick.parts[0] == "reports" and ignored.returncode in (0, 128)   # 128: not a git checkout
+    reports = tmp_path / "reports"
+    monkeypatch.setattr(bench, "REPORTS_DIR", reports)
+    monkeypatch.setattr(bench, "QUICK_REPORTS_DIR", reports / "quick")
+    assert bench.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
+                       "--captains", "cumsum", "--agents", "greedy", "--no-two-team"]) == 0
+    assert sorted(p.name for p in reports.iterdir()) == ["quick"]   # nothing beside it
+    assert (reports / "quick" / "benchmark.md").exists()
+    assert f"report in {reports / 'quick' / 'benchmark.md'}" in capsys.readouterr().out
 
 
 def test_a_report_without_disjoint_pairs_says_so(tiny, tmp_path, monkeypatch):

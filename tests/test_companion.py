@@ -67,6 +67,27 @@ def test_a_key_card_must_count_9_8_7_1_either_way():
     assert key_problem(key[:20]) is not None
 
 
+@pytest.mark.parametrize("word", ["\U0001f40d", "r2d2", "ocean!", "a_b", "-ice", "ice-", "1st", "\u2603"])
+def test_a_card_word_is_letters_only(tmp_path, monkeypatch, word):
+    problem = companion.words_problem(["whale", word])
+    assert problem is not None and "is not a card word: a card is letters only" in problem
+    path = tmp_path / "words.txt"
+    path.write_text("\n".join(WORDS[:24] + [word]), encoding="utf-8")
+    with pytest.raises(ValueError, match="not a card word"):
+        read_words_file(path)
+    with pytest.raises(ValueError, match="not a card word"):
+        Session.from_json({**Session(WORDS[:24] + [word]).to_json()})
+    code, out = run(monkeypatch, ["--state", str(tmp_path / "state.json")],
+                    " ".join(WORDS[:4] + [word]) + "\n" + " ".join(WORDS[:5]) + "\n")
+    assert "is not a card word" in out and "that line is not taken" in out
+    assert saved(tmp_path / "state.json")["words"] == WORDS[:5]
+
+
+@pytest.mark.parametrize("word", ["ice cream", "jack-in-the-box", "o'clock", "o\u2019clock", "caf\u00e9"])
+def test_cards_of_several_words_hyphens_apostrophes_and_accents_are_words(word):
+    assert companion.words_problem(["whale", word]) is None
+
+
 def test_words_and_key_files(tmp_path):
     words = tmp_path / "words.txt"
     words.write_text("# the table\n" + "\n".join(" ".join(WORDS[i:i + 5]) for i in range(0, 25, 5)))

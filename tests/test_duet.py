@@ -333,13 +333,50 @@ def test_a_human_partner_is_refused_illegal_clues_and_closed_cards(ai):
         HumanPartner(Typed(["quit"]), view, A).guess(game, Hint("seat", 1), 1)
 
 
+def narrated(labels: dict) -> str:
+    """What the view says of one scripted turn each way (A clues, B touches and stops; then B
+    clues and A touches) and of the end."""
+    board = fixed_board()
+    out = io.StringIO()
+    view = DuetView(Renderer(out, color=False), labels)
+    game, _ = game_of(board, a=Scripted(touches=[[cards(board, BYSTANDER, AGENT)[0], None]]),
+                      b=Scripted(touches=[[cards(board, AGENT, BYSTANDER)[0], None]]))
+    game.listeners.append(lambda event: view.on_event(event, game))
+    game.play_turn()
+    game.play_turn()
+    view.on_event(DuetOver(True, "all 15 agents found"), game)
+    return out.getvalue()
+
+
+def test_a_person_is_addressed_as_you_and_the_verbs_agree():
+    text = narrated({A: "you", B: "the AI"})
+    assert "turn 1: you give the clue" in text and "turn 2: the AI gives the clue" in text
+    assert "\nThe AI touches " in text and "\nThe AI stops." in text and "\nYou touch " in text
+    assert not re.search(r"\byou (gives|touches|stops)\b", text, re.IGNORECASE)
+    assert "*** You win: all 15 agents found. ***" in text
+
+
+def test_without_a_person_the_ais_win_not_you():
+    text = narrated({A: "AI A", B: "AI B"})
+    assert "*** AI A and AI B win: all 15 agents found. ***" in text and "You" not in text
+    assert "turn 1: AI A gives the clue" in text and "\nAI B touches " in text
+
+
+@pytest.mark.parametrize("seed", ["-1", "1.5", "x"])
+def test_the_duet_command_takes_the_games_seeds_only(capsys, seed):
+    with pytest.raises(SystemExit) as leaving:
+        duet.main(["--players", "ai:ai", "--seed", seed, "--initializer", "sbert"])
+    assert leaving.value.code == 2
+    assert "a seed is a whole number, 0 or more" in capsys.readouterr().err
+
+
 def test_the_duet_command_plays_ai_vs_ai_unattended(monkeypatch):
     out = io.StringIO()
     code = duet.main(["--players", "ai:ai", "--seed", "3", "--initializer", "sbert", "--captain", "cumsum"],
                      stream=out)
     text = out.getvalue()
     assert code == 0
-    assert re.search(r"\*\*\* You (win|lose): .+\. \*\*\*", text)
+    assert re.search(r"\*\*\* AI A and AI B (win|lose): .+\. \*\*\*", text)
     assert "--- turn 1:" in text and "timer tokens left" in text
     assert re.search(r"^AI [AB]: \S+ \d", text, re.MULTILINE)
 

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -130,7 +131,7 @@ WORDS = tuple(common.board_words()[:60])
 
 
 @pytest.mark.parametrize("how", ["truncated", "one byte flipped", "sidecar not json", "sidecar deleted",
-                                 "empty", "sidecar checksum changed"])
+                                 "matrix deleted", "empty", "sidecar checksum changed"])
 def test_a_corrupt_sbert_cache_is_rebuilt_with_a_message(tmp_path, encoder, capsys, how):
     first = datasets.sbert_weights(HINTS, WORDS, cache_dir=tmp_path)
     datasets.sbert_weights(HINTS, WORDS, cache_dir=tmp_path)
@@ -141,8 +142,7 @@ def test_a_corrupt_sbert_cache_is_rebuilt_with_a_message(tmp_path, encoder, caps
     rebuilt = datasets.sbert_weights(HINTS, WORDS, cache_dir=tmp_path)
     assert encoder.calls == 2
     assert np.array_equal(rebuilt.matrix, first.matrix)
-    if how != "sidecar deleted":                 # a missing sidecar reads as "no cache yet": silent
-        assert "sbert: rebuilding the cache" in capsys.readouterr().err
+    assert "sbert: rebuilding the cache: " in capsys.readouterr().err   # every rebuild says why
 
     datasets.sbert_weights(HINTS, WORDS, cache_dir=tmp_path)
     assert encoder.calls == 2                    # and the rebuilt cache is good again
@@ -247,6 +247,66 @@ def test_temporaries_left_by_a_killed_rebuild_are_swept_by_a_later_save(tmp_path
     save_matrix(path, OLD, META)
     assert list(tmp_path.glob("*.tmp")) == [fresh]
     assert loaded_state(path) == "old"
+
+
+def finished_process() -> int:
+    """The pid of a process that has ended: a writer killed long ago."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_temporary_is_swept_as_soon_as_its_writer_is_gone_and_never_while_it_lives(tmp_path):
+    path = tmp_path / "sbert.npy"
+    left: list[Path] = []
+    for delay in (0.2, 0.1, 0.05, 0.03, 0.02, 0.01, 0.005):
+        save_matrix(path, OLD, META)
+        if (kill_a_rebuild(path, signal.SIGKILL, delay) == "killed"
+                and (left := list(tmp_path.glob(".sbert.npy.*.tmp")))):
+            break
+    assert left                                   # SIGKILL leaves a fresh temporary behind
+    training = tmp_path / f".fasttext-training.pid{finished_process()}.x1y2"
+    training.mkdir()
+    (training / "corpus.txt").write_text("a killed fastText training")
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        live = tmp_path / f".word_collocations.npy.pid{sleeper.pid}.abc123.tmp"
+        live.write_bytes(b"being written")
+        save_matrix(tmp_path / "other.npy", OLD, META)   # any save in the folder sweeps it
+        assert not training.exists() and not [p for p in left if p.exists()]
+        assert list(tmp_path.glob(".*.tmp")) == [live]   # a live writer's temporary is never touched
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert common.sweep_temporaries(tmp_path) == [live]  # and once it is gone, swept
+
+
+def test_loading_sweeps_what_killed_writers_left(tmp_path, monkeypatch):
+    monkeypatch.setattr(datasets, "load_sbert", lambda model=None: FakeSbert())
+    sources, cache = make_sources(tmp_path / "sources"), tmp_path / "cache"
+    load = lambda: datasets.load_weights("association", sources=sources, hints=SOURCE_HINTS,  # noqa: E731
+                                         words=SOURCE_WORDS, cache_dir=cache)
+    load()
+    dead = cache / f".association.npy.pid{finished_process()}.abc123.tmp"
+    dead.write_bytes(b"half a matrix")
+    for save in ("save_matrix", "save_arrays", "atomic_write_bytes"):   # from the cache: no save ...
+        monkeypatch.setattr(datasets, save, None)
+    load()
+    assert not dead.exists()                                  # ... and yet it is swept
+
+
+@pytest.mark.parametrize("lost", ["association.json", "association.npy"])
+def test_a_catalog_cache_missing_a_file_is_rebuilt_with_the_reason(tmp_path, capsys, monkeypatch, lost):
+    monkeypatch.setattr(datasets, "load_sbert", lambda model=None: FakeSbert())
+    sources, cache = make_sources(tmp_path / "sources"), tmp_path / "cache"
+    load = lambda: datasets.load_weights("association", sources=sources, hints=SOURCE_HINTS,  # noqa: E731
+                                         words=SOURCE_WORDS, cache_dir=cache)
+    first = load()
+    (cache / lost).unlink()
+    capsys.readouterr()
+    again = load()
+    assert f"association: rebuilding the cache: {lost} is missing" in capsys.readouterr().err
+    assert np.array_equal(again.matrix, first.matrix)
 
 
 class Interrupted(BaseException):
@@ -426,6 +486,43 @@ def play_one_game(weights, seed: int = 0) -> Game:
                 rng=np.random.default_rng(seed))
     game.play()
     return game
+
+
+class FakeSbert:
+    """Stands in for the SBERT model itself: a fixed vector per text, whether cached or encoded anew."""
+
+    def get_sentence_embedding_dimension(self) -> int:
+        return 16
+
+    def encode(self, texts, **options) -> np.ndarray:
+        return np.array([np.random.default_rng(zlib.crc32(t.encode())).normal(size=16) for t in texts],
+                        dtype=np.float32)
+
+
+def test_a_fasttext_that_fails_to_train_is_left_out_with_one_line_and_the_game_plays(
+        tmp_path, capsys, monkeypatch):
+    import gzip
+
+    import fasttext
+
+    def fail(path, **options):
+        raise RuntimeError("Encountered NaN.")
+
+    monkeypatch.setattr(fasttext, "train_unsupervised", fail)
+    monkeypatch.setattr(datasets, "load_sbert", lambda model=None: FakeSbert())
+    rng = np.random.default_rng(0)
+    text = ". ".join(" ".join(rng.choice(HINTS[:60] + WORDS, 12)) for _ in range(3000))
+    (tmp_path / "sources" / "corpus").mkdir(parents=True)
+    (tmp_path / "sources" / "corpus" / "book.txt.gz").write_bytes(gzip.compress(text.encode()))
+    weights = datasets.load_weights(sources=tmp_path / "sources", hints=HINTS, words=WORDS,
+                                    cache_dir=tmp_path / "cache")
+    said = [line for line in capsys.readouterr().err.splitlines() if line.startswith("fasttext")]
+    parts = json.loads(sidecar(tmp_path / "cache" / "direct.npy").read_text())["params"]["parts"]
+    assert weights.name == "combined" and "word_collocations" in parts and "fasttext" not in parts
+    assert len([line for line in said if "left out" in line]) == 1
+    assert any("fasttext left out: fastText failed to train" in line and "Encountered NaN" in line
+               for line in said)
+    assert play_one_game(weights).over
 
 
 def test_a_read_only_cache_folder_says_so_and_the_game_plays_from_memory(tmp_path, encoder, capsys,

@@ -177,7 +177,7 @@ def bad_requests() -> dict[str, tuple[str, str]]:
     guess = {"op": "guess", "board": words, "revealed": [False] * 25, "clue": "ocean", "count": 2}
     red_gone = [c is RED for c in board.key]
     assassin_gone = [c is ASSASSIN for c in board.key]
-    three_assassins = [ASSASSIN.value] * 3 + key[3:]
+    no_red = [BLUE.value if c == RED.value else c for c in key]
     cases = {
         "malformed JSON": ("{\"op\": \"clue\", ", "malformed JSON"),
         "not JSON at all": ("hello engine", "malformed JSON"),
@@ -197,7 +197,7 @@ def bad_requests() -> dict[str, tuple[str, str]]:
         "an empty word": (json.dumps({**guess, "board": ["  "] + words[1:]}), "non-empty string"),
         "revealed as 0/1": (json.dumps({**guess, "revealed": [0] * 25}), "true or false"),
         "unknown colour": (json.dumps({**good, "key": ["green"] + key[1:]}), "'key'[0]"),
-        "impossible key": (json.dumps({**good, "key": three_assassins}), "9/8/7/1"),
+        "no own cards on the key": (json.dumps({**good, "key": no_red}), "the key has no red cards"),
         "team green": (json.dumps({**good, "team": "green"}), "'team'"),
         "team missing": (json.dumps({k: v for k, v in good.items() if k != "team"}), "missing field"),
         "count as text": (json.dumps({**guess, "count": "two"}), "'count'"),
@@ -291,6 +291,39 @@ def test_an_internal_error_is_a_reply_not_a_crash(monkeypatch):
     engine.ops["guess"] = engine.guess
     reply = engine.handle({"op": "guess"})
     assert reply["ok"] is False and "ZeroDivisionError" in reply["error"]
+
+
+COMPETITION_KEY = [RED] * 8 + [BLUE] * 7 + [NEUTRAL] * 9 + [ASSASSIN]   # the AI competition's deal
+ODD_KEYS = {
+    "the AI competition's 8/7/9/1": COMPETITION_KEY,
+    "a game's 9/8/7/1": [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN],
+    "three assassins": [RED] * 8 + [BLUE] * 7 + [NEUTRAL] * 7 + [ASSASSIN] * 3,
+    "no assassin": [RED] * 8 + [BLUE] * 8 + [NEUTRAL] * 9,
+    "no opponent": [RED] * 9 + [NEUTRAL] * 15 + [ASSASSIN],
+    "one own card": [RED] + [BLUE] * 9 + [NEUTRAL] * 14 + [ASSASSIN],
+}
+
+
+@pytest.mark.parametrize("captain", ["cumsum", "expected"])
+@pytest.mark.parametrize("odd", sorted(ODD_KEYS))
+def test_any_key_with_own_cards_face_down_is_served(odd, captain):
+    key = ODD_KEYS[odd]
+    engine = Engine(AI(hand_made(), captain, "greedy"))
+    request = {"op": "clue", "board": SEA + OTHER, "key": [c.value for c in key], "team": "red"}
+    for alone in (False, True):
+        reply = engine.handle({**request, "alone": alone})
+        assert reply["ok"] is True, reply
+        assert 1 <= reply["count"] == len(reply["targets"])
+        assert set(reply["targets"]) <= {w for w, c in zip(SEA + OTHER, key, strict=True) if c is RED}
+
+
+def test_a_revealed_assassin_among_several_ends_the_game():
+    engine = Engine(AI(hand_made(), "cumsum", "greedy"))
+    key = ODD_KEYS["three assassins"]
+    revealed = [False] * 24 + [True]
+    reply = engine.handle({"op": "clue", "board": SEA + OTHER, "key": [c.value for c in key],
+                           "revealed": revealed, "team": "red"})
+    assert reply == {"ok": False, "error": "the game is over: an assassin is revealed"}
 
 
 def test_on_demand_columns_are_bounded():

@@ -4,6 +4,9 @@ whose answer is known (hand-made, then SBERT-made)."""
 from __future__ import annotations
 
 import functools
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -246,3 +249,26 @@ def test_agent_reads_a_hint_outside_the_vocabulary_as_no_signal():
     agent = Agent(hand_made(STRONG), chance=1.0, memory=False)
     column = agent.weights.hint_row("zulu", fixed_board().unrevealed_words())
     assert column.shape == (25,) and not column.any()
+
+
+QUIET_BUILD = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import datasets
+weights = datasets.sbert_weights(["sea", "music"], ["ocean", "piano"], cache_dir=Path(sys.argv[2]))
+datasets.warm_up(weights)
+weights.add_words(["zeppelin"])
+print(weights.hint_row("sea", ["ocean", "zeppelin"]).shape)
+"""
+
+
+def test_no_bar_or_notice_from_the_libraries_or_ours_when_stderr_is_no_terminal(tmp_path):
+    """A first build, a warm-up and a new word with stderr on a pipe: transformers' "Loading
+    weights", sentence-transformers' "Batches" and our "sbert: encoding words" all stay silent."""
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", QUIET_BUILD, str(root), str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "(2,)"
+    assert done.stderr == ""
