@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from board import Board, Color, Outcome
+from board import Board, Color, Outcome, deal
 from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, ROOT, SOURCES_DIR, load_words, progress, warn
 from foreign import tier as foreign_tier
 from model import NoLegalHint, hint_problem
@@ -284,12 +284,6 @@ def play_solo(board: Board, team: Color, captain, agent, rng: np.random.Generato
 def _solo_over(board: Board, team: Color, result: SoloResult) -> bool:
     """The assassin, all own cards, or all opponent cards turned over."""
     return result.assassin or board.remaining(team) == 0 or board.remaining(team.other) == 0
-
-
-def deal(seed: int, words: Sequence[str]) -> tuple[Board, np.random.Generator]:
-    """The board of a seed and the play rng, exactly as `python main.py --seed SEED` makes them."""
-    board_rng, play_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
-    return Board.random(words, board_rng), play_rng
 
 
 # --- statistics ----------------------------------------------------------------------------
@@ -967,15 +961,27 @@ def machine() -> dict:
 # --- the command ----------------------------------------------------------------------------
 
 
-def arguments() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python main.py bench", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Measure the AI: every captain with every agent, single-team and two-team "
-                    "games, speed. Writes benchmark.md, benchmark.json and pairing.png.",
-        epilog="examples:\n"
-               "  python main.py bench --quick                        CI: a few boards, SBERT only\n"
-               "  python main.py bench --sources ../shared/datasets   the full matrix\n"
-               "  python main.py bench --captains cumsum cumsum:gap=3 --agents softmax --seeds 50")
+SUMMARY = "measure the AI: strategies, tiers, speed"
+DESCRIPTION = ("Measure the AI: every captain with every agent, single-team and two-team games, with\n"
+               "partners it was not built from (the foreign tier) and people's clues (the human tier),\n"
+               "speed. Writes benchmark.md, benchmark.json and pairing.png.")
+EPILOG = """examples:
+  python main.py bench --quick                        CI: a few boards, SBERT only
+  python main.py bench --sources ../shared/datasets   the full matrix
+  python main.py bench --captains cumsum cumsum:gap=3 --agents softmax --seeds 50
+  python main.py bench --levels                       the game's AI levels"""
+
+
+def parser() -> argparse.ArgumentParser:
+    """`python main.py bench`'s own parser."""
+    p = argparse.ArgumentParser(prog="python main.py bench", description=DESCRIPTION, epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(p)
+    return p
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The bench's flags."""
     p.add_argument("--seeds", type=int, default=None, metavar="N",
                    help=f"boards to play (default {DEFAULT_SEEDS}; {QUICK_SEEDS} with --quick)")
     p.add_argument("--seed-offset", type=int, default=TEST_OFFSET, metavar="K",
@@ -1013,7 +1019,6 @@ def arguments() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="folder for benchmark.md, benchmark.json and pairing.png (default reports/; "
                         "reports/quick/, git-ignored, with --quick)")
-    return p
 
 
 def specs(requested: Sequence[str] | None, registry: dict, initializers: Sequence[str],
@@ -1027,11 +1032,17 @@ def specs(requested: Sequence[str] | None, registry: dict, initializers: Sequenc
 
 
 def main(argv: list[str]) -> int:
-    """Run the benchmark and write the report; returns a process exit code."""
+    """`python main.py bench ARGV`."""
+    return run(parser().parse_args(argv), argv)
+
+
+def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and write the report; returns a process exit code. `argv`, the
+    command's own arguments, is recorded in the report (default: this process's)."""
     import datasets
     import model
 
-    args = arguments().parse_args(argv)
+    argv = list(sys.argv[2:] if argv is None else argv)
     out = args.out or (QUICK_REPORTS_DIR if args.quick else REPORTS_DIR)
     started = time.perf_counter()
     n_seeds = args.seeds if args.seeds is not None else (QUICK_SEEDS if args.quick else DEFAULT_SEEDS)
@@ -1069,7 +1080,7 @@ def main(argv: list[str]) -> int:
                   specs(args.agents, model.AGENTS, loaded, "agent"), seeds, words,
                   model.CAPTAINS, model.AGENTS, partners=args.partners)
     setup.reference = None if args.no_two_team else reference_team(setup, model)
-    report = run(setup, default_pair=(model.DEFAULT_CAPTAIN, model.DEFAULT_AGENT), jobs=args.jobs)
+    report = play_bench(setup, default_pair=(model.DEFAULT_CAPTAIN, model.DEFAULT_AGENT), jobs=args.jobs)
     report["jobs"] = args.jobs
     report["foreign"] = None if args.no_foreign else foreign_tier.run(
         setup, args.foreign, args.sources, args.sbert_model, jobs=args.jobs)
@@ -1106,7 +1117,7 @@ def reference_team(setup: Setup, model) -> tuple[Spec, Spec]:
     return Spec(captain, initializer), Spec(agent, initializer)
 
 
-def run(setup: Setup, default_pair: tuple[str, str], jobs: int = 1) -> dict:
+def play_bench(setup: Setup, default_pair: tuple[str, str], jobs: int = 1) -> dict:
     """Play everything the setup asks for and return the report as a dict (without output)."""
     duel_games = 2 * len(setup.seeds) * len(teams_of(setup)) if setup.reference else 0
     total = len(pairs_of(setup)) * len(setup.seeds) + duel_games

@@ -176,3 +176,15 @@ def counts(colors: Iterable[Color]) -> dict[Color, int]:
     """How many of each colour, for validating a typed-in key."""
     colors = list(colors)
     return {color: colors.count(color) for color in Color}
+
+
+def game_rngs(seed: int | None) -> tuple[np.random.Generator, np.random.Generator]:
+    """The two generators of a game with this seed: one deals the board, one plays it."""
+    board_rng, play_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    return board_rng, play_rng
+
+
+def deal(seed: int, words: Sequence[str]) -> tuple[Board, np.random.Generator]:
+    """The board of a seed and its play generator, as `python main.py --seed SEED` makes them."""
+    board_rng, play_rng = game_rngs(seed)
+    return Board.random(words, board_rng), play_rng

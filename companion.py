@@ -22,7 +22,9 @@ from typing import Any, TextIO
 
 import numpy as np
 
+import cli
 from board import ASSASSIN, BLUE, COLUMNS, RED, SIZE, TEAMS, Board, Color, counts, parse_color
+from cli import add_ai_arguments
 from common import DATA_DIR, atomic_write_bytes, normalise, warn
 from model import AI, Hint, NoLegalHint, hint_problem, parse_hint
 from players import QuitGame, did_you_mean, read_command
@@ -422,23 +424,34 @@ and mark cards as they are turned over. The session is saved after every
 step and resumed when you start again."""
 
 
-def parser() -> argparse.ArgumentParser:
-    from main import add_ai_arguments
+SUMMARY = "a helper for a game at a real table: clues and rankings on demand"
 
+
+def parser() -> argparse.ArgumentParser:
+    """`python main.py companion`'s own parser."""
     p = argparse.ArgumentParser(prog="python main.py companion", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(p)
+    return p
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The companion's flags: the table's files, the saved session, the AI's."""
     p.add_argument("--words", type=Path, metavar="FILE", help="the 25 words on the table, from a file")
     p.add_argument("--key", type=Path, metavar="FILE", help="the key card, 5 rows of R/B/N/A, from a file")
     p.add_argument("--state", type=Path, default=DEFAULT_STATE, metavar="FILE",
                    help="where the session is saved and resumed from (default data/companion.json)")
     p.add_argument("--new", action="store_true", help="start a new session, forgetting the saved one")
     add_ai_arguments(p)
-    return p
 
 
 def main(argv: list[str], stream: TextIO | None = None, load_ai=None) -> int:
+    """`python main.py companion ARGV`."""
+    return run(parser().parse_args(argv), stream, load_ai)
+
+
+def run(args: argparse.Namespace, stream: TextIO | None = None, load_ai=None) -> int:
     """Run the companion; `load_ai(words) -> AI` may be given (tests), else the flags build it."""
-    args = parser().parse_args(argv)
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")   # bytes that are not UTF-8 are a typo, not a crash
     renderer = Renderer(stream)
@@ -462,8 +475,7 @@ def main(argv: list[str], stream: TextIO | None = None, load_ai=None) -> int:
                        f"card{'' if turned == 1 else 's'} turned over); --new starts over.")
     if load_ai is None:
         def load_ai(words: list[str]) -> AI:
-            from main import load_ai as load
-            return load(args, words)
+            return cli.load_ai(args, words)
     companion = Companion(session, args.state, ConsoleTerminal(renderer), renderer, load_ai)
     companion.save()
     try:

@@ -41,7 +41,8 @@ from typing import Protocol, TextIO
 import numpy as np
 from colorama import Back, Fore, Style
 
-from board import ASSASSIN, COLUMNS, NEUTRAL, RED, SIZE, Board, Card
+from board import ASSASSIN, COLUMNS, NEUTRAL, RED, SIZE, Board, Card, game_rngs
+from cli import add_ai_arguments, load_ai
 from common import BOARD_WORDS_PATH, board_words, load_words, normalise, parse_seed, progress, warn
 from model import AI, Hint, HintChoice, NoLegalHint, hint_problem, parse_hint
 from players import QuitGame, RuleError, did_you_mean, read_command
@@ -523,7 +524,7 @@ def play_ai_game(seed: int, ai: AI, partner: AI | None = None, words: Sequence[s
     """One unattended game on the board dealt by `seed`: `ai` plays side A, `partner` (default
     the same AI) side B."""
     partner = partner or ai
-    board_rng, play_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    board_rng, play_rng = game_rngs(seed)
     board = DuetBoard.random(list(words or board_words()), board_rng)
     for side_ai in (ai, partner):
         side_ai.weights.add_words(board.words)
@@ -576,11 +577,19 @@ EPILOG = """examples:
   python main.py duet --players ai:ai --seed 3   watch the AI play with itself"""
 
 
-def parser() -> argparse.ArgumentParser:
-    from main import add_ai_arguments
+SUMMARY = "Codenames Duet: you and an AI partner against the timer"
 
+
+def parser() -> argparse.ArgumentParser:
+    """`python main.py duet`'s own parser."""
     p = argparse.ArgumentParser(prog="python main.py duet", description=DESCRIPTION, epilog=EPILOG,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(p)
+    return p
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Duet's flags, and the AI's."""
     p.add_argument("--players", default="human:ai", type=str.lower, choices=PLAYERS,
                    help="human:ai (you with an AI partner, default) or ai:ai (unattended)")
     p.add_argument("--seed", type=parse_seed, help="make the board, key and AI sampling reproducible")
@@ -590,26 +599,27 @@ def parser() -> argparse.ArgumentParser:
                    help=f"card words (default {BOARD_WORDS_PATH.name})")
     p.add_argument("--explain", action="store_true", help="show why the AI chose each clue")
     add_ai_arguments(p)
-    return p
 
 
 def main(argv: list[str], stream: TextIO | None = None) -> int:
-    args = parser().parse_args(argv)
+    """`python main.py duet ARGV`."""
+    return run(parser().parse_args(argv), stream)
+
+
+def run(args: argparse.Namespace, stream: TextIO | None = None) -> int:
+    """Play a game of Duet; returns a process exit code."""
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")   # bytes that are not UTF-8 are a typo, not a crash
     if not 1 <= args.tokens <= 99:
         warn("duet: --tokens must be between 1 and 99")
         return 2
-    board_rng, play_rng = (np.random.default_rng(s)
-                           for s in np.random.SeedSequence(args.seed).spawn(2))
+    board_rng, play_rng = game_rngs(args.seed)
     try:
         words = load_words(args.words) if args.words else list(board_words())
         board = DuetBoard.random(words, board_rng)
     except (OSError, ValueError) as error:
         warn(f"duet: cannot deal a board: {error}")
         return 2
-    from main import load_ai
-
     try:
         ai = load_ai(args, board.words)
     except (OSError, ValueError, RuntimeError) as error:

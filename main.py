@@ -7,14 +7,18 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from board import BLUE, RED, TEAMS, Board, Color
-from common import BOARD_WORDS_PATH, GAMES_LOG_PATH, SOURCES_DIR, load_words, warn
-from model import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN, DEFAULT_LEVEL, LEVELS, ExpectedCaptain
+import bench
+import companion
+import duet
+import protocol
+from board import BLUE, RED, TEAMS, Board, Color, game_rngs
+from cli import add_ai_arguments, load_ai
+from common import BOARD_WORDS_PATH, GAMES_LOG_PATH, load_words, parse_seed, warn
+from model import AI, DEFAULT_LEVEL, LEVELS
 from players import (
     COMPOSITIONS,
     AIAgent,
@@ -48,7 +52,12 @@ EPILOG = """examples:
 commands: python main.py bench|serve|companion|duet --help"""
 
 
+# The other commands: each module adds its flags to its subcommand and runs it.
+COMMANDS = {"bench": bench, "serve": protocol, "companion": companion, "duet": duet}
+
+
 def parser() -> argparse.ArgumentParser:
+    """The game's flags, and a subcommand for each other command."""
     p = argparse.ArgumentParser(prog="python main.py", description=DESCRIPTION, epilog=EPILOG,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     teams = p.add_argument_group("teams")
@@ -58,7 +67,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--level", choices=list(LEVELS), default=None,
                    help="how strongly ai:ai teams play: " + "; ".join(
                        f"{level.name}: {level.about}" for level in LEVELS.values()))
-    p.add_argument("--seed", type=seed, help="make the board, key and AI sampling reproducible")
+    p.add_argument("--seed", type=parse_seed, help="make the board, key and AI sampling reproducible")
     p.add_argument("--words", type=Path, metavar="FILE",
                    help=f"play with another list of card words (default {BOARD_WORDS_PATH.name})")
     add_ai_arguments(p)
@@ -66,37 +75,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--log", type=Path, default=GAMES_LOG_PATH, metavar="FILE",
                    help="append each game as a JSON line here (default data/games.jsonl)")
     p.add_argument("--no-log", action="store_true", help="do not write the game log")
+    commands = p.add_subparsers(dest="command", title="other commands", metavar="COMMAND")
+    for name, module in COMMANDS.items():
+        command = commands.add_parser(name, help=module.SUMMARY, description=module.DESCRIPTION,
+                                      epilog=getattr(module, "EPILOG", None),
+                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
     return p
-
-
-def add_ai_arguments(p: argparse.ArgumentParser) -> None:
-    """The flags that choose and build the AI, shared by every command."""
-    ai = p.add_argument_group("AI")
-    ai.add_argument("--sources", type=Path, default=SOURCES_DIR, metavar="DIR",
-                    help="folder of datasets for the initializers (default data/sources/)")
-    ai.add_argument("--initializer", default=None, metavar="NAME",
-                    help="weight matrix to play with (default: the best available)")
-    ai.add_argument("--sbert-model", default=None, metavar="NAME_OR_PATH",
-                    help="sentence-transformers model (default all-MiniLM-L6-v2, offline)")
-    ai.add_argument("--fasttext-model", type=Path, default=None, metavar="FILE",
-                    help="pretrained fastText vectors (.bin or .vec) instead of training on the corpus")
-    ai.add_argument("--rebuild", nargs="*", metavar="NAME",
-                    help="rebuild these cached matrices (all when no name is given)")
-    ai.add_argument("--captain", default=None, metavar="STRATEGY", choices=sorted(CAPTAINS),
-                    help=f"AI captain strategy: {', '.join(sorted(CAPTAINS))}")
-    ai.add_argument("--agent", default=None, metavar="STRATEGY", choices=sorted(AGENTS),
-                    help=f"AI agent strategy: {', '.join(sorted(AGENTS))}")
-
-
-def seed(text: str) -> int:
-    """A seed for numpy: a whole number, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, 0 or more, not {text!r}")
-    return value
 
 
 def composition(text: str) -> str:
@@ -242,7 +228,7 @@ def again() -> bool:
 def play_game(args: argparse.Namespace, kinds: dict[Color, str], ai: AI | None, level: str | None,
               seed: int) -> tuple[int, bool]:
     """One game: (exit code, whether it was played to its end)."""
-    board_rng, play_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    board_rng, play_rng = game_rngs(seed)
     try:
         board = new_board(args.words, board_rng)
     except (OSError, ValueError) as error:
@@ -290,39 +276,10 @@ def spectate(event, game: Game, renderer: Renderer) -> None:
         renderer.write(renderer.board(game.board, captain=True))
 
 
-def load_ai(args: argparse.Namespace, board_words: Sequence[str] = (), partners: bool = True) -> AI:
-    """The AI players' weights and strategies, as the flags choose them.
-
-    `partners=False` when no AI captain will have an agent other than its twin:
-    the other matrices are then not loaded, as no captain would check hints against them.
-    """
-    import datasets
-
-    options = {"sources": args.sources, "sbert_model": args.sbert_model, "rebuild": args.rebuild,
-               "fasttext_model": getattr(args, "fasttext_model", None)}
-    captain = args.captain or DEFAULT_CAPTAIN
-
-    def load(name: str | None, **options) -> tuple:
-        if partners and captain == ExpectedCaptain.name:   # the one strategy that checks partners
-            return datasets.load_with_partners(name, **options)
-        return datasets.load_weights(name, **options), []
-
-    try:
-        weights, partners = load(args.initializer, **options)
-    except datasets.MissingSource as missing:   # asked by name, but its source is not there
-        warn(f"{missing}; playing with the best available initializer instead")
-        weights, partners = load(None, **{**options, "rebuild": None})
-    weights.add_words(board_words)
-    return AI(weights, captain, args.agent or DEFAULT_AGENT, partners)
-
-
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    commands = {"bench": "bench", "serve": "protocol", "companion": "companion", "duet": "duet"}
-    if argv and argv[0] in commands:
-        module = __import__(commands[argv[0]])
-        return module.main(argv[1:])
-    args = parser().parse_args(argv)
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command is not None:
+        return args.run(args)
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")   # bytes that are not UTF-8 are a typo, not a crash
     try:

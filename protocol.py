@@ -29,6 +29,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Card, Color
+from cli import add_ai_arguments, load_ai
 from common import normalise, progress, warn
 from model import AI, MAX_COUNT, Agent, Captain, Hint, HintChoice, NoLegalHint, Weights, hint_problem
 from reading import people_agent
@@ -334,17 +335,24 @@ Replies, one a line, in order: {"ok": true, ...} or {"ok": false, "error": "..."
 The process serves until stdin closes. Full description: docs/protocol.md."""
 
 
-def parser() -> argparse.ArgumentParser:
-    from main import add_ai_arguments
+SUMMARY = "the AI for other programs: JSON lines on stdin and stdout"
 
+
+def parser() -> argparse.ArgumentParser:
+    """`python main.py serve`'s own parser."""
     p = argparse.ArgumentParser(prog="python main.py serve", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(p)
+    return p
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """serve's flags: the AI's, a seed and torch threads."""
     add_ai_arguments(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the agent's sampling (default 0)")
     p.add_argument("--threads", type=int, default=1, metavar="N",
                    help="torch threads for embedding unseen words (default 1: a request embeds at "
                         "most 25 words, and more threads only contend on a busy machine)")
-    return p
 
 
 def claim_stdout() -> TextIO:
@@ -361,7 +369,12 @@ def claim_stdout() -> TextIO:
 
 
 def main(argv: list[str]) -> int:
-    args = parser().parse_args(argv)
+    """`python main.py serve ARGV`."""
+    return run(parser().parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve requests until stdin closes; returns a process exit code."""
     if args.threads < 1:
         warn("serve: --threads must be at least 1")
         return 2
@@ -370,7 +383,6 @@ def main(argv: list[str]) -> int:
     os.environ["OMP_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = str(args.threads)
     replies = claim_stdout()
     from common import board_words as known_words
-    from main import load_ai
 
     warn("serve: loading the AI ...")
     try:

@@ -61,7 +61,8 @@ def captain_specs(setup) -> list:
 
 def tier_games(setup, item: tuple, tick: Callable[[], None] = lambda: None) -> list:
     """One captain with one foreign agent on every seed's board, alone."""
-    from bench import build, deal, play_solo
+    from bench import build, play_solo
+    from board import deal
 
     captain_spec, agent_name = item
     own = setup.weights[captain_spec.initializer]

@@ -227,7 +227,7 @@ def test_an_illegal_clue_or_a_closed_card_is_a_rule_error():
 
 @pytest.fixture(scope="module")
 def ai():
-    from main import add_ai_arguments, load_ai
+    from cli import add_ai_arguments, load_ai
 
     p = argparse.ArgumentParser()
     add_ai_arguments(p)
