@@ -44,8 +44,8 @@ from colorama import Back, Fore, Style
 from board import ASSASSIN, COLUMNS, NEUTRAL, RED, SIZE, Board, Card, game_rngs
 from cli import add_ai_arguments, load_ai
 from common import BOARD_WORDS_PATH, board_words, load_words, normalise, parse_seed, progress, warn
-from model import AI, Hint, HintChoice, NoLegalHint, hint_problem, parse_hint
-from players import QuitGame, RuleError, did_you_mean, read_command
+from model import AI, Hint, HintChoice, NoLegalHint, hint_problem
+from players import QuitGame, RuleError, Terminal, ask_card, ask_hint
 from renderer import ConsoleTerminal, Renderer
 
 TIMER_TOKENS = 9
@@ -179,7 +179,7 @@ class DuetBoard:
 
 
 @dataclass(frozen=True)
-class TurnStarted:
+class DuetTurnStarted:
     cluer: Side
     tokens: int          # timer tokens left, this turn's included
 
@@ -209,7 +209,7 @@ class DuetOver:
     reason: str
 
 
-DuetEvent = TurnStarted | ClueGiven | Touched | Stopped | DuetOver
+DuetEvent = DuetTurnStarted | ClueGiven | Touched | Stopped | DuetOver
 
 
 @dataclass
@@ -255,15 +255,10 @@ class AIPartner:
         return self.agent.guess(game.board.guesser_board(game.cluer), hint, guessed, game.rng, team=RED)
 
 
-class Terminal(Protocol):
-    def ask(self, prompt: str) -> str: ...
-    def tell(self, message: str) -> None: ...
-
-
 HELP_CLUE = ("Give a clue for your agents (G on your side): one word and a count, e.g. 'ocean 2'.\n"
              "Commands: board, help, quit.")
 HELP_GUESS = ("Type a word from the board to touch it. You may go on while you find agents.\n"
-              "Commands: stop (end the turn, after one guess), board, help, quit.")
+              "Commands: pass or stop (end the turn, after one guess), board, help, quit.")
 
 
 class HumanPartner:
@@ -273,45 +268,20 @@ class HumanPartner:
         self.terminal, self.view, self.side = terminal, view, side
 
     def give_clue(self, game: DuetGame, side: Side) -> Hint:
-        self.terminal.tell(self.view.show(game, self.side))
-        while True:
-            line = read_command(self.terminal, "your clue> ")
-            if line in ("help", "?"):
-                self.terminal.tell(HELP_CLUE)
-            elif line == "board":
-                self.terminal.tell(self.view.show(game, self.side))
-            elif line:
-                try:
-                    hint = parse_hint(line)
-                except ValueError as error:
-                    self.terminal.tell(str(error))
-                    continue
-                if problem := hint_problem(hint.word, game.board.table_board()):
-                    self.terminal.tell(f"That clue is not allowed: {problem}.")
-                    continue
-                return hint
+        self.show(game)
+        return ask_hint(self.terminal, "your clue> ", game.board.table_board(), HELP_CLUE,
+                        lambda: self.show(game), noun="clue")
 
     def guess(self, game: DuetGame, hint: Hint, guessed: int) -> str | None:
         if guessed == 0:
-            self.terminal.tell(self.view.show(game, self.side))
-        open_words = game.board.open_for(game.cluer)
-        while True:
-            line = read_command(self.terminal, f"your guess for {hint} ({guessed} so far)> ")
-            if line in ("help", "?"):
-                self.terminal.tell(HELP_GUESS)
-            elif line == "board":
-                self.terminal.tell(self.view.show(game, self.side))
-            elif line in ("stop", "pass", "end"):
-                if guessed:
-                    return None
-                self.terminal.tell("Touch at least one card before you stop.")
-            elif line in open_words:
-                return line
-            elif line in game.board:
-                self.terminal.tell(f"{line.upper()} is already found, or known to be a bystander "
-                                   "for your partner.")
-            elif line:
-                self.terminal.tell(did_you_mean(line, open_words))
+            self.show(game)
+        return ask_card(self.terminal, f"your guess for {hint} ({guessed} so far)> ",
+                        game.board.open_for(game.cluer), game.board.words, guessed, HELP_GUESS,
+                        lambda: self.show(game),
+                        closed="is already found, or known to be a bystander for your partner")
+
+    def show(self, game: DuetGame) -> None:
+        self.terminal.tell(self.view.show(game, self.side))
 
 
 # --- the game ------------------------------------------------------------------------------------
@@ -354,7 +324,7 @@ class DuetGame:
         cluer, guesser = self.cluer, self.cluer.other
         turn = DuetTurn(cluer)
         self.history.append(turn)
-        self.emit(TurnStarted(cluer, self.tokens))
+        self.emit(DuetTurnStarted(cluer, self.tokens))
         try:
             hint = self.players[cluer].give_clue(self, cluer)
         except NoLegalHint as error:
@@ -432,6 +402,13 @@ LEGEND = ("G: your agent, for your partner to find   A: your assassin   -: bysta
 YOU = "you"   # the label of the side a person plays
 
 
+class DuetTerminal(ConsoleTerminal):
+    """The console of a Duet partner: its help tells Duet's rules and key, not Codenames'."""
+
+    def help(self, message: str) -> None:
+        self.tell(f"{message}\n\n{DESCRIPTION}\n\n{LEGEND}")
+
+
 class DuetView:
     """Draws a Duet board from one side (or both, for spectators) and narrates the events.
 
@@ -488,7 +465,7 @@ class DuetView:
     def on_event(self, event: DuetEvent, game: DuetGame) -> None:
         write = self.renderer.write
         match event:
-            case TurnStarted(cluer=cluer, tokens=tokens):
+            case DuetTurnStarted(cluer=cluer, tokens=tokens):
                 write(f"\n--- turn {len(game.history)}: {self.does(cluer, 'give')} the clue "
                       f"({tokens} timer tokens left) ---")
             case ClueGiven(cluer=cluer, hint=hint, choice=choice):
@@ -631,7 +608,7 @@ def run(args: argparse.Namespace, stream: TextIO | None = None) -> int:
     view = DuetView(renderer, labels)
     players: dict[Side, DuetPlayer] = {Side.A: AIPartner(ai), Side.B: AIPartner(ai)}
     if human:
-        players[Side.A] = HumanPartner(ConsoleTerminal(renderer), view, Side.A)
+        players[Side.A] = HumanPartner(DuetTerminal(renderer), view, Side.A)
         renderer.write(LEGEND)
     else:
         renderer.write(view.board(board, None))

@@ -81,7 +81,9 @@ class Turn:
 # --- players ------------------------------------------------------------------------
 
 
-class Captain(Protocol):
+class HintGiver(Protocol):
+    """A captain as the game sees it: human or AI, it gives a hint for its team."""
+
     def give_hint(self, game: Game) -> Hint: ...
 
 
@@ -99,7 +101,7 @@ class Terminal(Protocol):
 
 
 class AICaptain:
-    """A captain model behind the Captain interface; it never repeats a hint, and it tells
+    """A captain model behind the HintGiver interface; it never repeats a hint, and it tells
     the model what its agent turned over for the last one."""
 
     def __init__(self, model):
@@ -140,7 +142,8 @@ HELP_CAPTAIN = ("Give a hint as one word and a count, e.g. 'ocean 2' (0-9 or 'un
 HELP_AGENT = ("Type a word from the board to turn it over.\n"
               "Commands: pass (end the turn, after one guess), board, help, quit. A card's word\n"
               "always turns the card over: when a card is called PASS, type /pass to pass.")
-EMPTY_CAPTAIN = "Type a hint and a count, e.g. 'ocean 2', or 'help'."
+EMPTY_HINT = "Type a {} and a count, e.g. 'ocean 2', or 'help'."
+EMPTY_CAPTAIN = EMPTY_HINT.format("hint")
 EMPTY_AGENT = "Type a word from the board, 'pass' or 'help'."
 
 # What people type for each command; a leading slash ('/pass') makes any of them a command.
@@ -156,27 +159,8 @@ class HumanCaptain:
 
     def give_hint(self, game: Game) -> Hint:
         self.terminal.show(game, captain=True)
-        while True:
-            line = read_command(self.terminal, f"{game.team.value} captain, your hint> ")
-            match command(line):
-                case "help":
-                    self.terminal.help(HELP_CAPTAIN)
-                case "board":
-                    self.terminal.show(game, captain=True)
-                case None if not line:
-                    self.terminal.tell(EMPTY_CAPTAIN)
-                case None:
-                    try:
-                        hint = parse_hint(line)
-                    except ValueError as error:
-                        self.terminal.tell(str(error))
-                        continue
-                    if problem := hint_problem(hint.word, game.board):
-                        self.terminal.tell(f"That hint is not allowed: {problem}.")
-                        continue
-                    return hint
-                case other:
-                    self.terminal.tell(unknown_command(line, other))
+        return ask_hint(self.terminal, f"{game.team.value} captain, your hint> ", game.board,
+                        HELP_CAPTAIN, lambda: self.terminal.show(game, captain=True))
 
 
 class HumanAgent:
@@ -188,30 +172,70 @@ class HumanAgent:
     def guess(self, game: Game, hint: Hint, guessed: int) -> str | None:
         if guessed == 0:
             self.terminal.show(game, captain=False)
-        while True:
-            left = game.guesses_left(hint, guessed)
-            limit = "no limit" if left is None else f"{left} left"
-            face_down = game.board.unrevealed_words()
-            line = read_command(self.terminal, f"{game.team.value} agent, guess ({limit})> ", face_down)
-            match command(line, face_down):
-                case "help":
-                    self.terminal.help(HELP_AGENT)
-                case "board":
-                    self.terminal.show(game, captain=False)
-                case "pass" if guessed:
-                    return None
-                case "pass":
-                    self.terminal.tell("Make at least one guess before you pass.")
-                case None if not line:
-                    self.terminal.tell(EMPTY_AGENT)
-                case None if line in face_down:
-                    return line
-                case None if line in game.board:
-                    self.terminal.tell(f"{line.upper()} is already turned over.")
-                case None:
-                    self.terminal.tell(did_you_mean(line, face_down))
-                case other:
-                    self.terminal.tell(unknown_command(line, other))
+        left = game.guesses_left(hint, guessed)
+        limit = "no limit" if left is None else f"{left} left"
+        return ask_card(self.terminal, f"{game.team.value} agent, guess ({limit})> ",
+                        game.board.unrevealed_words(), game.board.words, guessed, HELP_AGENT,
+                        lambda: self.terminal.show(game, captain=False))
+
+
+# --- the input loops, shared with Duet --------------------------------------------------
+
+
+def ask_hint(terminal: Terminal, prompt: str, board: Board, help_text: str,
+             show: Callable[[], None], noun: str = "hint") -> Hint:
+    """Ask until the person gives a hint that is legal on `board`; commands are answered."""
+    while True:
+        line = read_command(terminal, prompt)
+        match command(line):
+            case "help":
+                terminal.help(help_text)
+            case "board":
+                show()
+            case None if not line:
+                terminal.tell(EMPTY_HINT.format(noun))
+            case None:
+                try:
+                    hint = parse_hint(line)
+                except ValueError as error:
+                    terminal.tell(str(error))
+                    continue
+                if problem := hint_problem(hint.word, board):
+                    terminal.tell(f"That {noun} is not allowed: {problem}.")
+                    continue
+                return hint
+            case other:
+                terminal.tell(unknown_command(line, other))
+
+
+def ask_card(terminal: Terminal, prompt: str, open_words: list[str], words: Collection[str],
+             guessed: int, help_text: str, show: Callable[[], None],
+             closed: str = "is already turned over") -> str | None:
+    """Ask until the person names an open card (returned) or passes after a guess (None).
+
+    A card's word is always the card, even when it is also a command word (see `command`).
+    """
+    while True:
+        line = read_command(terminal, prompt, open_words)
+        match command(line, open_words):
+            case "help":
+                terminal.help(help_text)
+            case "board":
+                show()
+            case "pass" if guessed:
+                return None
+            case "pass":
+                terminal.tell("Make at least one guess before you pass.")
+            case None if not line:
+                terminal.tell(EMPTY_AGENT)
+            case None if line in open_words:
+                return line
+            case None if line in words:
+                terminal.tell(f"{line.upper()} {closed}.")
+            case None:
+                terminal.tell(did_you_mean(line, open_words))
+            case other:
+                terminal.tell(unknown_command(line, other))
 
 
 def read_line(terminal: Terminal, prompt: str) -> str:
@@ -274,7 +298,7 @@ class Team:
     """A captain and an agent (a guesser) playing one colour."""
 
     color: Color
-    captain: Captain
+    captain: HintGiver
     agent: Guesser
     label: str = ""
 

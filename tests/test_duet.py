@@ -182,7 +182,7 @@ def test_each_turn_spends_a_token_and_time_running_out_loses():
     game.play()
     assert game.won is False and game.tokens == 0 and game.turns_used == 4
     assert "time ran out" in game.reason and "0 of 15" in game.reason
-    assert [e.tokens for e in events if isinstance(e, duet.TurnStarted)] == [4, 3, 2, 1]
+    assert [e.tokens for e in events if isinstance(e, duet.DuetTurnStarted)] == [4, 3, 2, 1]
 
 
 def test_all_fifteen_found_wins_even_on_the_last_token_and_a_cluer_with_none_left_stops_cluing():
@@ -203,7 +203,7 @@ def test_all_fifteen_found_wins_even_on_the_last_token_and_a_cluer_with_none_lef
                            a=Scripted(touches=[[b_only[0], None], [b_only[1], None]]), tokens=5)
     for _ in range(3):
         game.play_turn()
-    cluers = [e.cluer for e in events if isinstance(e, duet.TurnStarted)]
+    cluers = [e.cluer for e in events if isinstance(e, duet.DuetTurnStarted)]
     assert cluers == [A, B, B]
 
 
@@ -308,6 +308,9 @@ class Typed:
     def tell(self, message):
         self.told.append(message)
 
+    def help(self, message):
+        self.told.append(message)
+
 
 def test_a_human_partner_is_refused_illegal_clues_and_closed_cards(ai):
     board = fixed_board()
@@ -327,7 +330,7 @@ def test_a_human_partner_is_refused_illegal_clues_and_closed_cards(ai):
     human = HumanPartner(typed, view, A)
     assert human.guess(game, Hint("seat", 1), 0) == "chair"
     told = "\n".join(typed.told)
-    assert "Touch at least one card" in told and "known to be a bystander" in told
+    assert "Make at least one guess" in told and "known to be a bystander" in told
     assert "Did you mean CHAIR?" in told
     with pytest.raises(QuitGame):
         HumanPartner(Typed(["quit"]), view, A).guess(game, Hint("seat", 1), 1)
