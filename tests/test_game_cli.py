@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from test_human_input import ROOT, assert_clean, dealt_board, run
+from helpers import ROOT, assert_clean, dealt_board, run
 
 from common import load_words
 

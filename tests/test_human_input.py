@@ -10,13 +10,11 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
-from test_rules import KEY, WORDS
+from helpers import KEY, WORDS, FakeTerminal, assert_clean, dealt_board, legal_hints, own_cards, run
 
-import main
-from board import BLUE, RED, Board, Color
-from model import AI, Hint, hint_problem
+from board import BLUE, RED, Board
+from model import Hint
 from players import (
     EMPTY_AGENT,
     EMPTY_CAPTAIN,
@@ -32,31 +30,6 @@ from players import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class FakeTerminal:
-    """Answers prompts from a script; EOF when the script runs out."""
-
-    def __init__(self, *lines: str):
-        self.lines = list(lines)
-        self.prompts: list[str] = []
-        self.told: list[str] = []
-        self.shown: list[bool] = []
-
-    def ask(self, prompt: str) -> str:
-        self.prompts.append(prompt)
-        if not self.lines:
-            raise EOFError
-        return self.lines.pop(0)
-
-    def tell(self, message: str) -> None:
-        self.told.append(message)
-
-    def help(self, message: str) -> None:
-        self.told.append(message)
-
-    def show(self, game: Game, captain: bool) -> None:
-        self.shown.append(captain)
 
 
 def human_game(terminal: FakeTerminal, revealed: set[str] = frozenset()) -> Game:
@@ -198,42 +171,6 @@ def test_a_human_turn_in_the_engine():
 # --- the real program, driven through stdin ---------------------------------------------
 
 
-def run(args: list[str], stdin: str | bytes, timeout: float = 900) -> subprocess.CompletedProcess:
-    """Run main.py with scripted stdin, without colour, and return the finished process.
-
-    The timeout allows for a first SBERT cache build on a clean clone of a busy machine.
-    """
-    env = {**os.environ, "NO_COLOR": "1"}
-    data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], input=data,
-                          capture_output=True, timeout=timeout, env=env, cwd=ROOT)
-
-
-def dealt_board(seed: int) -> Board:
-    """The board main.py deals for a seed, computed here the way main.play does."""
-    board_rng, _ = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
-    return main.new_board(None, board_rng)
-
-
-def legal_hints(board: Board, n: int) -> list[str]:
-    candidates = ["zebra", "quantum", "galaxy", "velvet", "thunder", "crystal", "meadow", "puzzle",
-                  "glacier", "harmony", "voyage", "saffron", "tundra", "lantern", "biscuit"]
-    found = [h for h in candidates if hint_problem(h, board) is None]
-    assert len(found) >= n
-    return found[:n]
-
-
-def own_cards(board: Board, team: Color) -> list[str]:
-    return [c.word for c in board.cards if c.color is team]
-
-
-def assert_clean(result: subprocess.CompletedProcess, code: int = 0) -> tuple[str, str]:
-    out, err = result.stdout.decode("utf-8", "replace"), result.stderr.decode("utf-8", "replace")
-    assert "Traceback" not in err and "Traceback" not in out, err
-    assert result.returncode == code, (result.returncode, err[-2000:])
-    return out, err
-
-
 @pytest.mark.parametrize("seed", [3, 8])
 def test_human_vs_auto_game_through_stdin_reaches_the_end(seed):
     board = dealt_board(seed)
@@ -333,15 +270,3 @@ def test_a_human_captain_sees_the_board_once_per_turn():
     before_prompt = out.split("red captain, your hint> ")[0]
     word = dealt_board(1).words[0].upper()
     assert before_prompt.count(word) == 1 and "(captain's view)" in before_prompt
-
-
-def test_an_ai_captain_plans_for_its_own_ai_agent_not_for_a_person():
-    import test_model
-
-    ai = AI(test_model.weights(), "expected", "greedy")
-    game = Game(test_model.board(), {RED: main.make_team(RED, "ai:ai", ai, FakeTerminal()),
-                                     BLUE: AutoTeam(BLUE)}, seed=0)
-    # Its twin surely puts BEACH before the assassin; a person may not, so that team hears FRUIT.
-    assert game.teams[RED].captain.give_hint(game) == Hint("ocean", 3)
-    game.teams[RED] = main.make_team(RED, "ai:human", ai, FakeTerminal())
-    assert game.teams[RED].captain.give_hint(game) == Hint("fruit", 2)

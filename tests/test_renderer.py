@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from test_rules import ScriptedAgent, ScriptedCaptain
+from helpers import ScriptedAgent, ScriptedCaptain
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
 from model import Hint, HintChoice

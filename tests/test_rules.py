@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import BLUE_WORDS, KEY, RED_WORDS, WORDS, ScriptedAgent, ScriptedCaptain, fixed_board
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color, Outcome, deal_key, parse_color
 from model import Hint, HintChoice
@@ -19,40 +20,6 @@ from players import (
     Team,
     TurnStarted,
 )
-
-# A fixed board: red starts with 9, blue has 8, 7 neutral, 1 assassin.
-RED_WORDS = ["apple", "bridge", "castle", "dragon", "engine", "forest", "guitar", "hammer", "island"]
-BLUE_WORDS = ["jacket", "kettle", "lemon", "mirror", "needle", "orange", "pencil", "rocket"]
-NEUTRAL_WORDS = ["saddle", "tunnel", "violin", "wallet", "yogurt", "zipper", "button"]
-ASSASSIN_WORD = "candle"
-WORDS = RED_WORDS + BLUE_WORDS + NEUTRAL_WORDS + [ASSASSIN_WORD]
-KEY = [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN]
-
-
-def fixed_board(revealed: set[str] = frozenset()) -> Board:
-    return Board.from_key(WORDS, KEY, [w in revealed for w in WORDS])
-
-
-class ScriptedCaptain:
-    """Gives the hints it is handed, in order."""
-
-    def __init__(self, *hints: Hint):
-        self.hints = list(hints)
-
-    def give_hint(self, game: Game) -> Hint:
-        return self.hints.pop(0)
-
-
-class ScriptedAgent:
-    """Guesses the words it is handed (None = pass) and records how often it was asked."""
-
-    def __init__(self, *words: str | None):
-        self.words = list(words)
-        self.asked: list[int] = []
-
-    def guess(self, game: Game, hint: Hint, guessed: int) -> str | None:
-        self.asked.append(guessed)
-        return self.words.pop(0)
 
 
 def game_with(red_hints, red_words, blue_hints=(), blue_words=(), board=None):

@@ -1,0 +1,112 @@
+"""What many test modules share: a fixed board, scripted players, a scripted terminal, and
+running main.py as a person would, with scripted stdin."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color, deal
+from common import board_words
+from model import Hint, hint_problem
+from players import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A fixed board: red starts with 9, blue has 8, 7 neutral, 1 assassin.
+RED_WORDS = ["apple", "bridge", "castle", "dragon", "engine", "forest", "guitar", "hammer", "island"]
+BLUE_WORDS = ["jacket", "kettle", "lemon", "mirror", "needle", "orange", "pencil", "rocket"]
+NEUTRAL_WORDS = ["saddle", "tunnel", "violin", "wallet", "yogurt", "zipper", "button"]
+ASSASSIN_WORD = "candle"
+WORDS = RED_WORDS + BLUE_WORDS + NEUTRAL_WORDS + [ASSASSIN_WORD]
+KEY = [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN]
+
+
+def fixed_board(revealed: set[str] = frozenset()) -> Board:
+    return Board.from_key(WORDS, KEY, [w in revealed for w in WORDS])
+
+
+class ScriptedCaptain:
+    """Gives the hints it is handed, in order."""
+
+    def __init__(self, *hints: Hint):
+        self.hints = list(hints)
+
+    def give_hint(self, game: Game) -> Hint:
+        return self.hints.pop(0)
+
+
+class ScriptedAgent:
+    """Guesses the words it is handed (None = pass) and records how often it was asked."""
+
+    def __init__(self, *words: str | None):
+        self.words = list(words)
+        self.asked: list[int] = []
+
+    def guess(self, game: Game, hint: Hint, guessed: int) -> str | None:
+        self.asked.append(guessed)
+        return self.words.pop(0)
+
+
+class FakeTerminal:
+    """Answers prompts from a script; EOF when the script runs out."""
+
+    def __init__(self, *lines: str):
+        self.lines = list(lines)
+        self.prompts: list[str] = []
+        self.told: list[str] = []
+        self.shown: list[bool] = []
+
+    def ask(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if not self.lines:
+            raise EOFError
+        return self.lines.pop(0)
+
+    def tell(self, message: str) -> None:
+        self.told.append(message)
+
+    def help(self, message: str) -> None:
+        self.told.append(message)
+
+    def show(self, game: Game, captain: bool) -> None:
+        self.shown.append(captain)
+
+
+def run(args: list[str], stdin: str | bytes, timeout: float = 900) -> subprocess.CompletedProcess:
+    """Run main.py with scripted stdin, without colour, and return the finished process.
+
+    The timeout allows for a first SBERT cache build on a clean clone of a busy machine.
+    """
+    env = {**os.environ, "NO_COLOR": "1"}
+    data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], input=data,
+                          capture_output=True, timeout=timeout, env=env, cwd=ROOT)
+
+
+def dealt_board(seed: int) -> Board:
+    """The board main.py deals for a seed from the card list."""
+    return deal(seed, board_words())[0]
+
+
+def legal_hints(board: Board, n: int) -> list[str]:
+    candidates = ["zebra", "quantum", "galaxy", "velvet", "thunder", "crystal", "meadow", "puzzle",
+                  "glacier", "harmony", "voyage", "saffron", "tundra", "lantern", "biscuit"]
+    found = [h for h in candidates if hint_problem(h, board) is None]
+    assert len(found) >= n
+    return found[:n]
+
+
+def own_cards(board: Board, team: Color) -> list[str]:
+    return [c.word for c in board.cards if c.color is team]
+
+
+def assert_clean(result: subprocess.CompletedProcess, code: int = 0) -> tuple[str, str]:
+    out, err = result.stdout.decode("utf-8", "replace"), result.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "Traceback" not in out, err
+    assert result.returncode == code, (result.returncode, err[-2000:])
+    return out, err
+
+
