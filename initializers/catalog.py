@@ -45,7 +45,7 @@ from initializers.fasttext_vectors import (
     read_vec,
     train_fasttext,
 )
-from initializers.readers import Association, _problems, read_corpus, read_eat, read_usf
+from initializers.readers import Association, read_corpus, read_eat, read_usf
 from initializers.recipe import (
     BASE,
     CACHE_VERSION,
@@ -106,6 +106,7 @@ class Catalog:
         self._weights: dict[str, Weights] = {}
         self._broken: dict[str, str] = {}   # initializers whose source could not be read, and why
         self._said: set[str] = set()
+        self._problems: list[str] = []   # what the readers found wrong in the sources of the current build
         self._corpus_problems: list[str] = []
         self._corpus: Corpus | None = None
         self._files: dict[str, list[Path]] = {}
@@ -212,7 +213,7 @@ class Catalog:
                 if str(reason) != NO_CACHE_YET:
                     warn(f"{name}: rebuilding the cache: {reason}")
         if table is None:
-            _problems.clear()
+            self._problems.clear()
             try:
                 table = self._build(name, parts).finish(self.words)
             except (SourceError, BuildError, OSError, EOFError, zipfile.BadZipFile) as error:
@@ -231,6 +232,11 @@ class Catalog:
         if line not in self._said:
             self._said.add(line)
             warn(line)
+
+    def _source_problem(self, message: str) -> None:
+        """Say what is wrong with a source (one line); the cache built from it repeats it on load."""
+        self._problems.append(message)
+        warn(message)
 
     def _parts(self, name: str) -> dict[str, Table]:
         """The available parts of a combination; one whose source proves unreadable drops out."""
@@ -302,7 +308,7 @@ class Catalog:
         files, root = self._source_files(name)
         try:
             arrays, facts = table.state()
-            meta = {**expected, "scale": table.scale, "facts": facts, "problems": list(_problems),
+            meta = {**expected, "scale": table.scale, "facts": facts, "problems": list(self._problems),
                     "sources": [fingerprint(p, root) for p in files]}
             if arrays:
                 meta["extra_sha256"] = save_arrays(self._extra_path(name), arrays, {"initializer": name})
@@ -348,7 +354,7 @@ class Catalog:
         if name == "sentence_collocations":
             return self._collocations(name, sentence_counts)
         if name == "association":
-            return self._association(name, read_usf(self.files("usf")))
+            return self._association(name, read_usf(self.files("usf"), self._source_problem))
         if name == "eat":
             return self._association(name, read_eat(self.files("eat")))
         if name == "fasttext":
@@ -365,9 +371,9 @@ class Catalog:
             self._corpus = self._cached_corpus()
         if self._corpus is None:
             files = self.files("corpus")
-            before = len(_problems)
-            self._corpus = lemmatise(read_corpus(files))
-            self._corpus_problems = _problems[before:]
+            before = len(self._problems)
+            self._corpus = lemmatise(read_corpus(files, self._source_problem))
+            self._corpus_problems = self._problems[before:]
             try:
                 arrays = {"lexicon": np.array(self._corpus.lexicon, dtype=str), "tokens": self._corpus.tokens}
                 save_arrays(self.cache_dir / "corpus.npz", arrays,
@@ -377,8 +383,8 @@ class Catalog:
                 warn(f"corpus: could not write the cache ({error})")
         else:
             for problem in self._corpus_problems:
-                if problem not in _problems:
-                    _problems.append(problem)
+                if problem not in self._problems:
+                    self._problems.append(problem)
         return self._corpus
 
     def _corpus_expected(self) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import html
 import re
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -33,25 +33,17 @@ USF_FIELDS = 31
 USF_PARTS = ("A-B", "C", "D-F", "G-K", "L-O", "P-R", "S", "T-Z")  # Appendix A's files, by cue
 
 
-_problems: list[str] = []   # what the readers found wrong in the sources during the current build
-
-
-def source_problem(message: str) -> None:
-    """Say what is wrong with a source (one line); the cache built from it repeats it on load."""
-    _problems.append(message)
-    warn(message)
-
-
-def read_usf(paths: Iterable[Path]) -> Iterator[Association]:
+def read_usf(paths: Iterable[Path], problem: Callable[[str], None] = warn) -> Iterator[Association]:
     """Cue-target pairs of the USF norms, Appendix A: FSG and MSG of each row.
 
     The files are ISO-8859-1 text wrapped in <HTML><BODY><PRE>; fields are
     separated by ", ". The header line is recognised by its content (its #G
-    field is not a number), so the real cue "CUE" is read like any other.
+    field is not a number), so the real cue "CUE" is read like any other. What is wrong
+    with the files (a missing part, unreadable rows) goes to `problem`, one line each.
     """
     paths = list(paths)
     if missing := usf_parts_missing(paths):
-        source_problem(f"usf: Appendix A is incomplete, no file for cues {', '.join(missing)} "
+        problem(f"usf: Appendix A is incomplete, no file for cues {', '.join(missing)} "
                        f"(e.g. {missing[0]}.txt): those cues are left out; download it from "
                        f"http://w3.usf.edu/FreeAssociation/")
     for path in paths:
@@ -70,7 +62,7 @@ def read_usf(paths: Iterable[Path]) -> Iterator[Association]:
             except ValueError:
                 bad.append(number)
         if bad:
-            source_problem(f"usf: {Path(path).name}: {len(bad)} unreadable row(s) skipped (line {bad[0]}: "
+            problem(f"usf: {Path(path).name}: {len(bad)} unreadable row(s) skipped (line {bad[0]}: "
                  f"a strength that is not a number)")
 
 
@@ -195,11 +187,11 @@ def read_text(path: Path) -> str:
         return data.decode("latin-1")
 
 
-def read_corpus(paths: Sequence[Path]) -> Iterator[str]:
+def read_corpus(paths: Sequence[Path], problem: Callable[[str], None] = warn) -> Iterator[str]:
     """The body text of each corpus file, with a progress bar; an unreadable file is skipped
-    with a line that names it."""
+    with a line to `problem` that names it."""
     for path in progress(paths, desc="corpus: reading books", unit="file", leave=False):
         try:
             yield strip_gutenberg(read_text(path))
         except (SourceError, OSError) as error:
-            source_problem(f"corpus: skipped {error}")
+            problem(f"corpus: skipped {error}")
