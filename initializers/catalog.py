@@ -79,15 +79,17 @@ from model import Weights
 class Catalog:
     """Every initializer the sources allow: loaded from cache when fresh, else built, once each.
 
-    A stale or corrupt cache is rebuilt with a line on stderr saying why; a
+    A stale or corrupt cache is rebuilt with a line (`say`, default stderr) saying why; a
     missing source leaves its initializer out (see `missing`).
     """
 
     def __init__(self, hints: Sequence[str] | None = None, words: Sequence[str] | None = None,
                  sources: Path | str | None = None, cache_dir: Path | str | None = None,
                  sbert_model: str | None = None, fasttext_model: Path | str | None = None,
-                 rebuild: Iterable[str] | None = None):
+                 rebuild: Iterable[str] | None = None, say: Callable[[str], None] = warn):
         from common import board_words, hint_words
+
+        self.say = say   # where the catalog's one-line notices go (rebuilds, left out, source problems)
 
         self.hints = tuple(hints) if hints is not None else hint_words()
         self.words = tuple(words) if words is not None else board_words()
@@ -201,7 +203,7 @@ class Catalog:
         if name == "sbert":  # sbert_weights keeps its own cache of embeddings
             table = self._tables[name] = SbertTable(sbert_weights(
                 self.hints, self.words, model=self.sbert_model, cache_dir=self.cache_dir,
-                rebuild=name in self.rebuild))
+                rebuild=name in self.rebuild, say=self.say))
             return table
         parts = self._parts(name)
         expected = self._expected(name, parts)
@@ -211,7 +213,7 @@ class Catalog:
                 table = self._load(name, expected, parts)
             except StaleCache as reason:
                 if str(reason) != NO_CACHE_YET:
-                    warn(f"{name}: rebuilding the cache: {reason}")
+                    self.say(f"{name}: rebuilding the cache: {reason}")
         if table is None:
             self._problems.clear()
             try:
@@ -221,22 +223,22 @@ class Catalog:
                     raise
                 built = isinstance(error, BuildError)   # read, but no initializer came of it
                 self._broken[name] = str(error) if built else f"unreadable source: {error}"
-                warn(f"{name} left out: {self._broken[name]}")
+                self.say(f"{name} left out: {self._broken[name]}")
                 raise MissingSource(f"{name}: {self._broken[name]}") from None
             self._save(name, table, expected)
         self._tables[name] = table
         return table
 
-    def _say(self, line: str) -> None:
-        """A line on stderr, once per catalog."""
+    def _say_once(self, line: str) -> None:
+        """A line, once per catalog."""
         if line not in self._said:
             self._said.add(line)
-            warn(line)
+            self.say(line)
 
     def _source_problem(self, message: str) -> None:
         """Say what is wrong with a source (one line); the cache built from it repeats it on load."""
         self._problems.append(message)
-        warn(message)
+        self.say(message)
 
     def _parts(self, name: str) -> dict[str, Table]:
         """The available parts of a combination; one whose source proves unreadable drops out."""
@@ -298,7 +300,7 @@ class Catalog:
             raise StaleCache(changed)
         matrix = load_matrix(path, expected)
         for problem in meta.get("problems") or ():
-            self._say(problem)
+            self._say_once(problem)
         if json.dumps(meta.get("sources")) != stored:  # touched but unchanged: remember the times
             with contextlib.suppress(OSError):
                 atomic_write_bytes(sidecar(path), json.dumps(meta, indent=1, sort_keys=True).encode())
@@ -314,7 +316,7 @@ class Catalog:
                 meta["extra_sha256"] = save_arrays(self._extra_path(name), arrays, {"initializer": name})
             save_matrix(self.path(name), table.matrix, meta)
         except OSError as error:
-            warn(f"{name}: could not write the cache ({error}); playing from memory")
+            self.say(f"{name}: could not write the cache ({error}); playing from memory")
 
     def _restore(self, name: str, meta: dict[str, Any], parts: dict[str, Table]) -> Table:
         """A table from its cached facts; its big arrays are read when first needed."""
@@ -336,7 +338,7 @@ class Catalog:
         try:
             return load_arrays(self._extra_path(name), sha256)
         except (StaleCache, OSError, ValueError) as reason:
-            warn(f"{name}: rebuilding the cache: {reason}")
+            self.say(f"{name}: rebuilding the cache: {reason}")
             parts = self._parts(name)
             table = self._build(name, parts).finish(self.words)
             self._save(name, table, self._expected(name, parts))
@@ -380,7 +382,7 @@ class Catalog:
                             {**self._corpus_expected(), "problems": self._corpus_problems,
                              "sources": [fingerprint(p, self.sources) for p in files]})
             except OSError as error:
-                warn(f"corpus: could not write the cache ({error})")
+                self.say(f"corpus: could not write the cache ({error})")
         else:
             for problem in self._corpus_problems:
                 if problem not in self._problems:
@@ -403,11 +405,11 @@ class Catalog:
             arrays = load_arrays(path, meta["sha256"])
         except (StaleCache, KeyError) as reason:
             if str(reason) != NO_CACHE_YET:
-                warn(f"corpus: lemmatising again: {reason}")
+                self.say(f"corpus: lemmatising again: {reason}")
             return None
         self._corpus_problems = list(meta.get("problems") or [])
         for problem in self._corpus_problems:
-            self._say(problem)
+            self._say_once(problem)
         return Corpus(tuple(arrays["lexicon"].tolist()), arrays["tokens"])
 
     def _collocations(self, name: str, count: Callable[[Corpus, Sequence[str]], sparse.spmatrix]) -> Table:
@@ -423,7 +425,7 @@ class Catalog:
     def _fasttext(self) -> Table:
         wanted = {*self.hints, *self.words, *map(lemma_of, self.words)}
         if self.fasttext_model is None:
-            train_fasttext(self.corpus(), self.cache_dir / "fasttext.bin")
+            train_fasttext(self.corpus(), self.cache_dir / "fasttext.bin", say=self.say)
             vectors = self._fasttext_vectors()
         elif self._user_vec():
             table = read_vec(self.fasttext_model, wanted)

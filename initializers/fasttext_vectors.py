@@ -43,10 +43,12 @@ FASTTEXT_THREADS = 1
 VEC_KEEP = 100_000  # words kept from a user's .vec besides the vocabulary (they are frequency-ordered)
 
 
-def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None, **params: Any):
+def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None,
+                   say: Callable[[str], None] = warn, **params: Any):
     """Train a skipgram model on the lemmatised corpus and save it atomically at `path`.
 
     Raises BuildError when the corpus is too small or fastText fails (the caller leaves it out).
+    The start of training is said in one line to `say` (default: stderr).
     """
     import fasttext
 
@@ -62,7 +64,7 @@ def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None, **par
         corpus_file = Path(folder) / "corpus.txt"
         corpus_file.write_text(text, encoding="utf-8")
         del text
-        warn(f"fasttext: training a skipgram model ({options['dim']}d, {options['epoch']} epochs) "
+        say(f"fasttext: training a skipgram model ({options['dim']}d, {options['epoch']} epochs) "
              f"on {len(corpus.tokens):,} tokens")
         try:
             with zeroed_allocations():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -158,11 +158,13 @@ def similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAULT_SBERT_MODEL,
-                  cache_dir: Path = CACHE_DIR, rebuild: bool = False) -> Weights:
+                  cache_dir: Path = CACHE_DIR, rebuild: bool = False, say: Callable[[str], None] = warn
+                  ) -> Weights:
     """The SBERT initializer: cosine similarities of the words' embeddings, cached.
 
     The cache holds the embeddings themselves (hints and board words), so that
-    new board words and new hints cost one encode, not a rebuild.
+    new board words and new hints cost one encode, not a rebuild. A rebuild or a
+    failed write is said in one line to `say` (default: stderr).
     """
     expected = {"initializer": "sbert", "model": model, "templates": list(SBERT_TEMPLATES),
                 "hints": words_hash(hints), "words": words_hash(words)}
@@ -173,13 +175,13 @@ def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAU
             vectors = load_matrix(path, expected)
         except StaleCache as reason:
             if str(reason) != NO_CACHE_YET:
-                warn(f"sbert: rebuilding the cache: {reason}")
+                say(f"sbert: rebuilding the cache: {reason}")
     if vectors is None:
         vectors = _encode_with_progress(list(hints) + list(words), model)
         try:
             save_matrix(path, vectors, expected)
         except OSError as error:
-            warn(f"sbert: could not write the cache ({error}); playing from memory")
+            say(f"sbert: could not write the cache ({error}); playing from memory")
     hint_vectors, word_vectors = vectors[:len(hints)], vectors[len(hints):]
     matrix = similarity(hint_vectors, word_vectors)
     scale = max(float(matrix.max()), 1e-9)
