@@ -11,8 +11,12 @@ A table is the `model.Extender` of its `Weights`, so a board word outside
 data/board_words_en.txt gets its column, and a human's hint outside the
 vocabulary its row, on demand.
 
-The default weights are the recipe below (`COMBINED`, `DOUBLE_LINK`): a
+The default weights are the recipe (`COMBINED`, `DOUBLE_LINK` in initializers/recipe.py): a
 weighted sum of initializers, computed over whichever sources are present.
+
+This module is the entry (the names in `__all__`); the work is done in the
+`initializers` package: vocabulary, sources, readers, corpus, tables,
+fasttext_vectors, sbert, cache, recipe and catalog.
 """
 
 from __future__ import annotations
