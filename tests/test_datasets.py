@@ -18,11 +18,11 @@ import pytest
 from scipy import sparse
 
 import datasets
+import initializers.corpus
 import initializers.sbert
 from common import sidecar
 from initializers.catalog import Catalog
 from initializers.corpus import (
-    Corpus,
     association_matrix,
     collocation_weights,
     lemmatise,
@@ -610,7 +610,7 @@ def test_recipe_names_are_consistent():
     for name, parts in datasets.COMBINED.items():
         assert all(p in datasets.INITIALIZERS for p in parts), name
     assert datasets.DEFAULT_INITIALIZER in datasets.INITIALIZERS
-    assert isinstance(Corpus(("a",), np.array([0], np.int32)).frequencies(), np.ndarray)
+    assert isinstance(initializers.corpus.Corpus(("a",), np.array([0], np.int32)).frequencies(), np.ndarray)
 
 
 def test_missing_usf_parts_are_named_under_either_naming():
