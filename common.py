@@ -93,7 +93,7 @@ def save_words(path: Path | str, words: Iterable[str]) -> None:
 
 @functools.cache
 def hint_words() -> tuple[str, ...]:
-    """The committed hint vocabulary (see `datasets.build_hint_words`)."""
+    """The committed hint vocabulary (see `initializers.vocabulary.build_hint_words`)."""
     return tuple(load_words(HINT_WORDS_PATH))
 
 

@@ -33,14 +33,14 @@ class AIReads:
 
 def model_path(model: str) -> Path | None:
     """The folder of an SBERT model: the path given, or the default model's package folder."""
-    import datasets
     from common import DEFAULT_SBERT_MODEL
+    from initializers.sbert import _packaged_minilm
 
     if Path(model).exists():
         return Path(model).resolve()
     if model == DEFAULT_SBERT_MODEL:
         try:
-            return Path(datasets._packaged_minilm()).resolve()
+            return Path(_packaged_minilm()).resolve()
         except RuntimeError:
             return None
     return None

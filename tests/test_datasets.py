@@ -18,29 +18,36 @@ import pytest
 from scipy import sparse
 
 import datasets
+import initializers.corpus
+import initializers.sbert
 from common import sidecar
-from datasets import (
-    Association,
-    Catalog,
-    CombinedTable,
-    Corpus,
-    DoubleLinkTable,
-    FastTextTable,
-    FastTextVectors,
-    Lexicon,
-    SparseTable,
-    Table,
+from initializers.catalog import Catalog
+from initializers.corpus import (
     association_matrix,
     collocation_weights,
-    fasttext_transform,
     lemmatise,
     neighbour_counts,
+    sentence_counts,
+)
+from initializers.fasttext_vectors import (
+    FASTTEXT_THREADS,
+    FastTextTable,
+    FastTextVectors,
+    fasttext_transform,
+    read_vec,
+    train_fasttext,
+)
+from initializers.readers import (
+    USF_PARTS,
+    Association,
     read_eat,
     read_usf,
-    read_vec,
-    sentence_counts,
     strip_gutenberg,
+    usf_parts_missing,
 )
+from initializers.recipe import SPARSE_BACKOFF, canonical
+from initializers.sources import BuildError
+from initializers.tables import CombinedTable, DoubleLinkTable, Lexicon, SparseTable, Table
 
 # --- hand-made sources -----------------------------------------------------------------------
 
@@ -198,7 +205,7 @@ def test_fasttext_training_on_a_toy_corpus(tmp_path):
     corpus = lemmatise([" ".join(toy_words[(i * 7) % 100] for i in range(5000))])
     assert len(corpus.lexicon) == 100
     path = tmp_path / "model.bin"
-    datasets.train_fasttext(corpus, path, threads=10, dim=8, epoch=2, minCount=1, bucket=10_000)
+    train_fasttext(corpus, path, threads=10, dim=8, epoch=2, minCount=1, bucket=10_000)
     assert path.exists() and not [p for p in tmp_path.iterdir() if p != path]  # no temporary left
     vectors = FastTextVectors(path)(["ship", "sea", "zeppelin", ""])
     assert vectors.shape == (4, 8)
@@ -222,7 +229,7 @@ def test_fasttext_trains_one_model_whatever_the_heap_held(tmp_path):
     for n, leftover in enumerate((np.nan, 1e30, 7.0, 0.0)):
         leave_on_the_heap(leftover)
         path = tmp_path / f"{n}.bin"
-        datasets.train_fasttext(corpus, path, dim=8, epoch=1, minCount=1, bucket=1_000)
+        train_fasttext(corpus, path, dim=8, epoch=1, minCount=1, bucket=1_000)
         digests.add(hashlib.sha256(path.read_bytes()).hexdigest())
     assert len(digests) == 1
 
@@ -234,8 +241,8 @@ def test_a_fasttext_that_fails_to_train_is_a_build_error(tmp_path, monkeypatch):
         raise RuntimeError("Encountered NaN.")
 
     monkeypatch.setattr(fasttext, "train_unsupervised", fail)
-    with pytest.raises(datasets.BuildError, match="Encountered NaN"):
-        datasets.train_fasttext(lemmatise(["the ship sails on the sea " * 10]), tmp_path / "m.bin",
+    with pytest.raises(BuildError, match="Encountered NaN"):
+        train_fasttext(lemmatise(["the ship sails on the sea " * 10]), tmp_path / "m.bin",
                                 minCount=1)
     assert not list(tmp_path.iterdir())   # no training folder left behind
 
@@ -258,8 +265,8 @@ def test_fasttext_trains_on_one_thread_so_every_build_is_the_same(tmp_path, monk
     monkeypatch.setattr(fasttext, "train_unsupervised", train)
     corpus = lemmatise(["the ship sails on the sea " * 10])
     with pytest.raises(Stop):
-        datasets.train_fasttext(corpus, tmp_path / "model.bin", minCount=1)
-    assert calls[0]["thread"] == datasets.FASTTEXT_THREADS == 1
+        train_fasttext(corpus, tmp_path / "model.bin", minCount=1)
+    assert calls[0]["thread"] == FASTTEXT_THREADS == 1
 
 
 def write_vec(path: Path) -> Path:
@@ -586,7 +593,7 @@ def test_partners_are_every_other_available_matrix_from_one_catalog(tmp_path):
     assert [p.name for p in partners] == [n for n in datasets.INITIALIZERS if n != "combined"]
     sbert, fasttext = partners[0], partners[3]
     assert fasttext.name == "fasttext" and weights.backoff is sbert
-    assert all(p.backoff is (fasttext if p.name in datasets.SPARSE_BACKOFF else sbert)
+    assert all(p.backoff is (fasttext if p.name in SPARSE_BACKOFF else sbert)
                for p in partners[1:])
 
 
@@ -596,23 +603,23 @@ def test_unknown_initializer_and_missing_source_errors(tmp_path):
         catalog(tmp_path, rebuild=["nope"])
     with pytest.raises(datasets.MissingSource, match="association: no USF"):
         catalog(tmp_path).weights("association")
-    assert datasets.canonical("Sentence-Collocations") == "sentence_collocations"
+    assert canonical("Sentence-Collocations") == "sentence_collocations"
 
 
 def test_recipe_names_are_consistent():
     for name, parts in datasets.COMBINED.items():
         assert all(p in datasets.INITIALIZERS for p in parts), name
     assert datasets.DEFAULT_INITIALIZER in datasets.INITIALIZERS
-    assert isinstance(Corpus(("a",), np.array([0], np.int32)).frequencies(), np.ndarray)
+    assert isinstance(initializers.corpus.Corpus(("a",), np.array([0], np.int32)).frequencies(), np.ndarray)
 
 
 def test_missing_usf_parts_are_named_under_either_naming():
-    shared = [Path(f"{part}.txt") for part in datasets.USF_PARTS]
-    site = [Path(f"Cue_Target_Pairs.{part}") for part in datasets.USF_PARTS]
-    assert datasets.usf_parts_missing(shared) == [] == datasets.usf_parts_missing(site)
-    assert datasets.usf_parts_missing(shared[:1] + shared[2:]) == ["C"]
-    assert datasets.usf_parts_missing(site[:-1]) == ["T-Z"]
-    assert datasets.usf_parts_missing([Path("my_norms.txt")]) == []     # other names: no guess
+    shared = [Path(f"{part}.txt") for part in USF_PARTS]
+    site = [Path(f"Cue_Target_Pairs.{part}") for part in USF_PARTS]
+    assert usf_parts_missing(shared) == [] == usf_parts_missing(site)
+    assert usf_parts_missing(shared[:1] + shared[2:]) == ["C"]
+    assert usf_parts_missing(site[:-1]) == ["T-Z"]
+    assert usf_parts_missing([Path("my_norms.txt")]) == []     # other names: no guess
 
 
 def test_a_problem_found_while_building_is_repeated_when_the_cache_is_used(tmp_path, capsys):
@@ -648,8 +655,8 @@ class Encoder:
 def test_progress_bars_are_drawn_on_a_terminal_only(monkeypatch, terminal):
     stderr = Terminal() if terminal else io.StringIO()
     monkeypatch.setattr(sys, "stderr", stderr)
-    monkeypatch.setattr(datasets, "load_sbert", lambda model: Encoder())
-    datasets._encode_with_progress(["sea", "ship"], "any")
+    monkeypatch.setattr(initializers.sbert, "load_sbert", lambda model: Encoder())
+    initializers.sbert._encode_with_progress(["sea", "ship"], "any")
     lemmatise(["the ship sails on the sea"])
     drawn = stderr.getvalue()
     assert ("sbert: encoding words" in drawn and "corpus: lemmatising" in drawn) if terminal else drawn == ""

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import datasets
+import initializers.catalog
 from datasets import INITIALIZERS, Catalog
 
 pytestmark = pytest.mark.slow
@@ -94,7 +95,7 @@ def test_a_second_launch_reads_every_cache(built, monkeypatch):
         raise AssertionError("a fresh cache was rebuilt")
 
     monkeypatch.setattr(Catalog, "_build", no_build)
-    monkeypatch.setattr(datasets, "train_fasttext", no_build)
+    monkeypatch.setattr(initializers.catalog, "train_fasttext", no_build)
     again = Catalog(sources=built.sources, cache_dir=built.cache_dir)
     for name in INITIALIZERS:   # tables: a catalog's weights may have grown columns for new words
         np.testing.assert_array_equal(again.table(name).matrix, built.table(name).matrix)

@@ -31,6 +31,9 @@ import pytest
 
 import common
 import datasets
+import initializers.cache
+import initializers.catalog
+import initializers.sbert
 from board import TEAMS, Board
 from common import StaleCache, load_matrix, save_matrix, sidecar
 from model import AI
@@ -122,7 +125,7 @@ class FakeEncoder:
 @pytest.fixture
 def encoder(monkeypatch) -> FakeEncoder:
     fake = FakeEncoder()
-    monkeypatch.setattr(datasets, "_encode_with_progress", fake)
+    monkeypatch.setattr(initializers.sbert, "_encode_with_progress", fake)
     return fake
 
 
@@ -282,7 +285,7 @@ def test_a_temporary_is_swept_as_soon_as_its_writer_is_gone_and_never_while_it_l
 
 
 def test_loading_sweeps_what_killed_writers_left(tmp_path, monkeypatch):
-    monkeypatch.setattr(datasets, "load_sbert", lambda model=None: FakeSbert())
+    monkeypatch.setattr(initializers.sbert, "load_sbert", lambda model=None: FakeSbert())
     sources, cache = make_sources(tmp_path / "sources"), tmp_path / "cache"
     load = lambda: datasets.load_weights("association", sources=sources, hints=SOURCE_HINTS,  # noqa: E731
                                          words=SOURCE_WORDS, cache_dir=cache)
@@ -290,14 +293,15 @@ def test_loading_sweeps_what_killed_writers_left(tmp_path, monkeypatch):
     dead = cache / f".association.npy.pid{finished_process()}.abc123.tmp"
     dead.write_bytes(b"half a matrix")
     for save in ("save_matrix", "save_arrays", "atomic_write_bytes"):   # from the cache: no save ...
-        monkeypatch.setattr(datasets, save, None)
+        for module in (initializers.catalog, initializers.cache, initializers.sbert):
+            monkeypatch.setattr(module, save, None, raising=False)
     load()
     assert not dead.exists()                                  # ... and yet it is swept
 
 
 @pytest.mark.parametrize("lost", ["association.json", "association.npy"])
 def test_a_catalog_cache_missing_a_file_is_rebuilt_with_the_reason(tmp_path, capsys, monkeypatch, lost):
-    monkeypatch.setattr(datasets, "load_sbert", lambda model=None: FakeSbert())
+    monkeypatch.setattr(initializers.sbert, "load_sbert", lambda model=None: FakeSbert())
     sources, cache = make_sources(tmp_path / "sources"), tmp_path / "cache"
     load = lambda: datasets.load_weights("association", sources=sources, hints=SOURCE_HINTS,  # noqa: E731
                                          words=SOURCE_WORDS, cache_dir=cache)
@@ -509,7 +513,7 @@ def test_a_fasttext_that_fails_to_train_is_left_out_with_one_line_and_the_game_p
         raise RuntimeError("Encountered NaN.")
 
     monkeypatch.setattr(fasttext, "train_unsupervised", fail)
-    monkeypatch.setattr(datasets, "load_sbert", lambda model=None: FakeSbert())
+    monkeypatch.setattr(initializers.sbert, "load_sbert", lambda model=None: FakeSbert())
     rng = np.random.default_rng(0)
     text = ". ".join(" ".join(rng.choice(HINTS[:60] + WORDS, 12)) for _ in range(3000))
     (tmp_path / "sources" / "corpus").mkdir(parents=True)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from helpers import ASSASSIN_WORD, BLUE_WORDS, KEY, NEUTRAL_WORDS, RED_WORDS, WORDS
 
-import datasets
+import initializers.sbert
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
 from model import Agent, CumsumCaptain, Hint, NoLegalHint, Weights, hint_problem
 from players import AICaptain, AutoTeam, Game, Team
@@ -25,8 +25,8 @@ TINY_WORDS = ["ocean", "piano", "bank", "flame", "crown", "whale"]
 def sbert_loaded():
     """Load the SBERT model once for the module (the first load takes seconds)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(datasets, "load_sbert", functools.cache(datasets.load_sbert))
-        datasets.load_sbert()
+        patch.setattr(initializers.sbert, "load_sbert", functools.cache(initializers.sbert.load_sbert))
+        initializers.sbert.load_sbert()
         yield
 
 
@@ -34,17 +34,17 @@ def sbert_loaded():
 def count_encodes(monkeypatch, sbert_loaded):
     """Count the full encodes the initializer makes (cache builds)."""
     calls: list[int] = []
-    real = datasets._encode_with_progress
+    real = initializers.sbert._encode_with_progress
 
     def counted(words, model):
         calls.append(len(words))
         return real(words, model)
-    monkeypatch.setattr(datasets, "_encode_with_progress", counted)
+    monkeypatch.setattr(initializers.sbert, "_encode_with_progress", counted)
     return calls
 
 
 def tiny(tmp_path, hints=TINY_HINTS, words=TINY_WORDS, **options) -> Weights:
-    return datasets.sbert_weights(hints, words, cache_dir=tmp_path, **options)
+    return initializers.sbert.sbert_weights(hints, words, cache_dir=tmp_path, **options)
 
 
 # --- the initializer --------------------------------------------------------------------
@@ -69,7 +69,7 @@ def test_cache_is_reused_without_encoding(tmp_path, count_encodes, monkeypatch):
 
     def no_encoding(words, model):
         raise AssertionError("the cache should have been loaded, not rebuilt")
-    monkeypatch.setattr(datasets, "_encode_with_progress", no_encoding)
+    monkeypatch.setattr(initializers.sbert, "_encode_with_progress", no_encoding)
     second = tiny(tmp_path)
     np.testing.assert_array_equal(first.matrix, second.matrix)
 
@@ -88,11 +88,11 @@ def test_cache_is_rebuilt_when_the_words_change(tmp_path, count_encodes):
 
 def test_cache_is_rebuilt_when_the_phrasings_change(tmp_path, count_encodes, monkeypatch):
     tiny(tmp_path)
-    monkeypatch.setattr(datasets, "SBERT_TEMPLATES", ("{}",))
+    monkeypatch.setattr(initializers.sbert, "SBERT_TEMPLATES", ("{}",))
     bare = tiny(tmp_path)
     assert count_encodes == [11, 11]
     # one bare phrasing is the model's own embedding of the word
-    model = datasets.load_sbert()
+    model = initializers.sbert.load_sbert()
     sea, ocean = model.encode(["sea", "ocean"], normalize_embeddings=True)
     assert bare.hint_row("sea", ["ocean"])[0] * bare.extender.scale == pytest.approx(sea @ ocean, abs=1e-4)
 

@@ -4,7 +4,7 @@ from stop_words import get_stop_words
 from wordfreq import top_n_list
 
 from common import board_words, hint_words
-from datasets import build_hint_words
+from initializers.vocabulary import build_hint_words
 
 
 def test_committed_hint_words_are_what_the_builder_makes():

@@ -1,0 +1,7 @@
+"""The initializers behind `datasets`: sources → readers → tables → `model.Weights`, cached.
+
+vocabulary (lemmas, the hint words), sources (the sources folder, fingerprints, errors),
+readers (USF, EAT, books), corpus (lemmatised corpus, collocation and association counts),
+tables (weights for any word), fasttext_vectors, sbert, cache (arrays beside the matrices),
+recipe (which initializers, their parts and weights), catalog (loads or builds them, once each).
+"""

@@ -1,0 +1,76 @@
+"""The recipe: which initializers there are, what they are made of and with which weights, backoffs."""
+
+from __future__ import annotations
+
+# --- the recipe: how the default weights are made (the one place to change it) ---------------------
+
+# Base initializers and the sources each needs ("sbert" needs only a PyPI package).
+BASE: dict[str, tuple[str, ...]] = {
+    "sbert": (),
+    "word_collocations": ("corpus",),
+    "sentence_collocations": ("corpus",),
+    "fasttext": ("corpus",),        # or a user's model: --fasttext-model
+    "association": ("usf",),
+    "eat": ("eat",),
+}
+
+# Combinations: weighted sums of max-normalised initializers, renormalised over what is
+# available (a missing part drops out). They may nest.
+COMBINED: dict[str, dict[str, float]] = {
+    # Direct links between two words: the reference design.
+    "direct": {
+        "word_collocations": 1.0,
+        "sentence_collocations": 0.5,
+        "fasttext": 0.75,
+        "association": 1.0,
+        # Not in the reference design. On tuning seeds 0-19, cross-play of expected + greedy
+        # won 79% of games without them and 89% with them (64% and 71% with disjoint
+        # partners); eat 0 or 1, sbert 0.25 or 1 were no better.
+        "eat": 0.5,
+        "sbert": 0.5,
+    },
+    # The default: direct links plus links through one intermediate word.
+    "combined": {"direct": 1.0, "double_link": 1.0},
+}
+
+# Mediated association over another initializer.
+DOUBLE_LINK: dict[str, str] = {"double_link": "direct"}
+
+DEFAULT_INITIALIZER = "combined"
+# SBERT knows every word. Inside a combination it weighs the board words that none of the parts
+# knows; and a combination reads a human's hint outside the vocabulary with SBERT beside it,
+# with this weight (the combination's own row weighs 1).
+FALLBACK = "sbert"
+FALLBACK_ROW_WEIGHT = 1.0
+# Counts and norms are silent on most hints. An agent on one reads those hints, and orders the
+# cards it weighs alike, through the first of these available: fastText (itself backing off to
+# SBERT) reads a captain's hints more as other matrices do than SBERT's noisy single words. On
+# tuning seeds 0-29 these agents lost 2.5-5.0% of their cross-play games to the assassin, not
+# 7.9-10.4%, and scored 7.2-7.9, not 10.0-11.1 (docs/decisions/0022-sparse-matrices-back-off-to-fasttext.md).
+SPARSE_BACKOFF: dict[str, tuple[str, ...]] = {
+    name: ("fasttext", FALLBACK)
+    for name in ("word_collocations", "sentence_collocations", "association", "eat")
+}
+
+INITIALIZERS = (*BASE, *DOUBLE_LINK, *COMBINED)
+CACHE_VERSION = 1  # bump when a builder changes what it writes
+
+
+def parts_of(name: str) -> list[str]:
+    """The initializers that `name` is made from."""
+    if name in COMBINED:
+        return list(COMBINED[name])
+    if name in DOUBLE_LINK:
+        return [DOUBLE_LINK[name]]
+    return []
+
+
+def canonical(name: str, steps: bool = False) -> str:
+    """An initializer's name as the cache knows it ('sentence-collocations' → 'sentence_collocations').
+
+    With `steps`, "corpus" (the lemmatised corpus shared by the corpus initializers) is a name too.
+    """
+    name = str(name).strip().lower().replace("-", "_")
+    if name not in INITIALIZERS and not (steps and name == "corpus"):
+        raise ValueError(f"unknown initializer {name!r}: choose one of {', '.join(INITIALIZERS)}")
+    return name

@@ -1,0 +1,157 @@
+"""The project's import graph: no module imports itself back, and none imports by `__import__`.
+
+Every .py file of the repository is parsed (not imported); an edge runs from a module to each
+project module it imports, at the top or inside a function. `benchmarks/` and `tests/` are
+scripts on their own folder's path, so they may import their siblings by bare name.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIP = {".git", ".venv", "venv", "data", "reports", "__pycache__", "build"}
+
+
+def project_files() -> dict[str, Path]:
+    """Each project module's dotted name ('initializers.catalog', 'tests.test_rules') and its file."""
+    modules = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if SKIP & set(parts[:-1]):
+            continue
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = path
+    return modules
+
+
+def resolve(target: str, importer: str, modules: dict[str, Path]) -> str | None:
+    """The project module that `import target` in `importer` loads, if any: itself, else, for a
+    script outside any package (tests/, benchmarks/), a sibling in its folder (on its sys.path)."""
+    folder = importer.rpartition(".")[0]
+    candidates = [(target, "")]
+    if folder and folder not in modules:
+        candidates.append((f"{folder}.{target}", folder))
+    for name, floor in candidates:
+        while name and name != floor:
+            if name in modules:
+                return name
+            name = name.rpartition(".")[0]   # 'initializers.catalog.Catalog' → 'initializers.catalog'
+    return None
+
+
+def imports_of(name: str, path: Path, modules: dict[str, Path]) -> tuple[set[str], list[int]]:
+    """The project modules a file imports (anywhere in it), and the lines that call `__import__`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found, dunder = set(), []
+    for node in ast.walk(tree):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1] if package else []
+                base = ".".join([*anchor, *([base] if base else [])])
+            targets = [f"{base}.{alias.name}" if base else alias.name for alias in node.names]
+        elif isinstance(node, ast.Call) and (
+                (isinstance(node.func, ast.Name) and node.func.id == "__import__")
+                or (isinstance(node.func, ast.Attribute) and node.func.attr == "__import__")):
+            dunder.append(node.lineno)
+        for target in targets:
+            if (module := resolve(target, name, modules)) is not None and module != name:
+                found.add(module)
+    return found, dunder
+
+
+def import_graph() -> tuple[dict[str, set[str]], dict[str, list[int]]]:
+    modules = project_files()
+    graph, dunders = {}, {}
+    for name, path in modules.items():
+        graph[name], lines = imports_of(name, path, modules)
+        if lines:
+            dunders[name] = lines
+    return graph, dunders
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+# Known, and being fixed elsewhere: main.py runs its subcommands through `__import__` (so
+# protocol, companion and duet, which import main inside functions, close a cycle the graph
+# cannot see); and bench imports foreign.tier and evaluation.human_tier, which import bench
+# back inside functions.
+KNOWN_CYCLES = [{"bench", "evaluation.human_tier", "foreign.isolation", "foreign.tier"}]
+KNOWN_DUNDER = {"main"}
+KNOWN = ("main.py dispatches subcommands by __import__ (protocol/companion/duet import main back); "
+         "bench <-> foreign.tier, foreign.isolation, evaluation.human_tier (function-level imports)")
+
+
+def test_the_graph_sees_top_level_and_function_level_imports():
+    graph, _ = import_graph()
+    assert "initializers.catalog" in graph["datasets"]             # top level
+    assert "datasets" in graph["main"]                             # inside a function
+    assert "initializers.sbert" in graph["foreign.isolation"]      # from-import inside a function
+    assert "helpers" not in graph and "tests.helpers" in graph["tests.test_sbert"]   # a sibling
+
+
+def test_cycles_are_found():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_initializers_and_their_facade_are_in_no_cycle():
+    graph, dunders = import_graph()
+    ours = [c for c in cycles(graph) if any(m == "datasets" or m.startswith("initializers") for m in c)]
+    assert ours == []
+    assert not {m: lines for m, lines in dunders.items() if m == "datasets" or m.startswith("initializers")}
+    assert "datasets" not in set().union(*(graph[m] for m in graph if m.startswith("initializers")))
+
+
+def test_no_cycle_and_no_dunder_import_beyond_the_known_ones():
+    graph, dunders = import_graph()
+    assert [c for c in cycles(graph) if not any(set(c) <= known for known in KNOWN_CYCLES)] == []
+    assert set(dunders) <= KNOWN_DUNDER
+
+
+@pytest.mark.xfail(strict=False, reason=KNOWN)
+def test_the_project_has_no_import_cycle_and_no_dunder_import():
+    graph, dunders = import_graph()
+    assert cycles(graph) == []
+    assert dunders == {}
