@@ -55,6 +55,7 @@ __all__ = [
     "load_sbert",
     "load_weights",
     "load_with_partners",
+    "missing_notice",
     "parts_of",
     "read_eat",
     "read_usf",
@@ -134,12 +135,23 @@ def load_with_partners(name: str | None = None, sources: Path | None = None,
     return weights, partners
 
 
+def missing_notice(catalog: Catalog, name: str) -> list[str]:
+    """What to say of the sources `name` would use and that are missing: with no sources folder
+    (a first game) one short line; to someone setting one up, a line for each, with where to get it."""
+    if catalog.sources.is_dir():
+        return catalog.report_missing(name)
+    if folders := catalog.missing_sources(name):
+        return [f"The AI plays on SBERT alone: {', '.join(f'{f}/' for f in folders)} in "
+                f"{catalog.sources}/ would make it stronger (README: Adding datasets)."]
+    return []
+
+
 def _open(name: str | None, catalog: Catalog) -> Weights:
     """The weights of `name` (default: the best available) from a catalog, after reporting
     what is missing and rebuilding what the catalog was asked to rebuild."""
     chosen = canonical(name) if name else catalog.default()
     sweep_temporaries(catalog.cache_dir)   # what writers killed since the last run left behind
-    for line in catalog.report_missing(chosen if name else DEFAULT_INITIALIZER):
+    for line in missing_notice(catalog, chosen if name else DEFAULT_INITIALIZER):
         warn(line)
     for other in sorted(catalog.rebuild - {"corpus"}, key=INITIALIZERS.index):
         if catalog.missing(other) is None:

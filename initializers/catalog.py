@@ -58,6 +58,7 @@ from initializers.recipe import (
     SPARSE_BACKOFF,
     canonical,
     parts_of,
+    sources_of,
 )
 from initializers.sbert import SBERT_TEMPLATES, SbertTable, _sbert_available, sbert_weights
 from initializers.sources import SOURCES, BuildError, MissingSource, SourceError, fingerprint, sources_changed
@@ -74,6 +75,10 @@ from initializers.tables import (
 )
 from initializers.vocabulary import lemma_of
 from model import Weights
+
+# The first build of every corpus-made matrix (the corpus, fastText, collocations, the double
+# link, combined) on the shared Gutenberg corpus: reports/timings.md.
+FIRST_BUILD_MINUTES = 6
 
 
 class Catalog:
@@ -148,6 +153,11 @@ class Catalog:
     def default(self) -> str:
         """The combined recipe over the available sources; SBERT alone when there are none."""
         return DEFAULT_INITIALIZER if self.missing(DEFAULT_INITIALIZER) is None else FALLBACK
+
+    def missing_sources(self, name: str) -> list[str]:
+        """The folders of the sources that `name` (or its parts) would use and that are missing."""
+        needed = sources_of(name)
+        return [SOURCES[s].folder for s in SOURCES if s in needed and not self.files(s)]
 
     def report_missing(self, name: str) -> list[str]:
         """One line per missing source that `name` (or its parts) would use: what is left
@@ -373,6 +383,9 @@ class Catalog:
             self._corpus = self._cached_corpus()
         if self._corpus is None:
             files = self.files("corpus")
+            self.say(f"corpus: reading {len(files)} file{'' if len(files) == 1 else 's'}; a first build of the matrices made from "
+                     f"them takes about {FIRST_BUILD_MINUTES} minutes on 2 cores, once (later games "
+                     "start from the cache)")
             before = len(self._problems)
             self._corpus = lemmatise(read_corpus(files, self._source_problem))
             self._corpus_problems = self._problems[before:]

@@ -56,6 +56,11 @@ INITIALIZERS = (*BASE, *DOUBLE_LINK, *COMBINED)
 CACHE_VERSION = 1  # bump when a builder changes what it writes
 
 
+def sources_of(name: str) -> set[str]:
+    """The sources (SOURCES keys) that initializer `name` is made from, through its parts."""
+    return set(BASE.get(name, ())).union(*(sources_of(part) for part in parts_of(name)))
+
+
 def parts_of(name: str) -> list[str]:
     """The initializers that `name` is made from."""
     if name in COMBINED:

@@ -667,3 +667,28 @@ def test_every_bar_goes_through_the_one_helper():
     sources = [p for p in (*root.glob("*.py"), *root.glob("benchmarks/*.py")) if p.name != "common.py"]
     makes_bars = re.compile(r"\btqdm\(|from tqdm|import tqdm")
     assert [p.name for p in sources if makes_bars.search(p.read_text(encoding="utf-8"))] == []
+
+
+def test_a_first_game_without_datasets_says_so_in_one_short_line(tmp_path):
+    # Issue: a launch with no sources printed three long lines every time.
+    empty = catalog(tmp_path)
+    assert empty.missing_sources("combined") == ["usf", "eat", "corpus"]
+    assert empty.missing_sources("eat") == ["eat"] and empty.missing_sources("sbert") == []
+    assert datasets.missing_notice(empty, "combined") == [
+        f"The AI plays on SBERT alone: usf/, eat/, corpus/ in {tmp_path / 'sources'}/ "
+        "would make it stronger (README: Adding datasets)."]
+    (tmp_path / "sources").mkdir()   # a user setting up datasets is told what each one needs
+    assert len(datasets.missing_notice(catalog(tmp_path), "combined")) == 3
+
+
+def test_the_first_corpus_build_says_how_long_it_takes(tmp_path):
+    corpus_dir = tmp_path / "sources" / "corpus"
+    corpus_dir.mkdir(parents=True)
+    (corpus_dir / "book.txt").write_text("The ship sailed the sea. " * 50)
+    said = []
+    catalog(tmp_path, say=said.append).corpus()
+    assert said[0].startswith("corpus: reading 1 file; a first build of the matrices made from them "
+                              "takes about 6 minutes on 2 cores, once")
+    said.clear()
+    catalog(tmp_path, say=said.append).corpus()   # from the cache: nothing to wait for
+    assert said == []
