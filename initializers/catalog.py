@@ -383,9 +383,10 @@ class Catalog:
             self._corpus = self._cached_corpus()
         if self._corpus is None:
             files = self.files("corpus")
-            self.say(f"corpus: reading {len(files)} file{'' if len(files) == 1 else 's'}; a first build of the matrices made from "
-                     f"them takes about {FIRST_BUILD_MINUTES} minutes on 2 cores, once (later games "
-                     "start from the cache)")
+            plural = "" if len(files) == 1 else "s"
+            self.say(f"corpus: reading {len(files)} file{plural}; a first build of the matrices made "
+                     f"from them takes about {FIRST_BUILD_MINUTES} minutes on 2 cores, once (later "
+                     "games start from the cache)")
             before = len(self._problems)
             self._corpus = lemmatise(read_corpus(files, self._source_problem))
             self._corpus_problems = self._problems[before:]
