@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
+from cluster import add_scheduler_argument, scheduler_address
 from common import SOURCES_DIR, warn
 from model import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN, ExpectedCaptain
 
@@ -24,6 +25,7 @@ def add_ai_arguments(p: argparse.ArgumentParser) -> None:
                     help="pretrained fastText vectors (.bin or .vec) instead of training on the corpus")
     ai.add_argument("--rebuild", nargs="*", metavar="NAME",
                     help="rebuild these cached matrices (all when no name is given)")
+    add_scheduler_argument(ai, "the collocation counting of a rebuild")
     ai.add_argument("--captain", default=None, metavar="STRATEGY", choices=sorted(CAPTAINS),
                     help=f"AI captain strategy: {', '.join(sorted(CAPTAINS))}")
     ai.add_argument("--agent", default=None, metavar="STRATEGY", choices=sorted(AGENTS),
@@ -39,7 +41,8 @@ def load_ai(args: argparse.Namespace, board_words: Sequence[str] = (), partners:
     import datasets
 
     options = {"sources": args.sources, "sbert_model": args.sbert_model, "rebuild": args.rebuild,
-               "fasttext_model": getattr(args, "fasttext_model", None)}
+               "fasttext_model": getattr(args, "fasttext_model", None),
+               "scheduler": scheduler_address(getattr(args, "scheduler", None))}
     captain = args.captain or DEFAULT_CAPTAIN
 
     def load(name: str | None, **options) -> tuple:

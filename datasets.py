@@ -97,24 +97,26 @@ def availability(sources: Path | str | None = None, fasttext_model: Path | str |
 def load_weights(name: str | None = None, sources: Path | None = None,
                  sbert_model: str | None = None, rebuild: list[str] | None = None,
                  hints: Sequence[str] | None = None, words: Sequence[str] | None = None,
-                 fasttext_model: Path | None = None, cache_dir: Path | None = None) -> Weights:
+                 fasttext_model: Path | None = None, cache_dir: Path | None = None,
+                 scheduler: str | None = None) -> Weights:
     """The weights of a named initializer (default: the combined recipe over the available
     sources, SBERT alone without any), from cache when fresh.
 
     `rebuild` lists initializers to rebuild first; an empty list rebuilds every
     available one. A missing source leaves its initializer out with one line on
-    stderr; asking by name for one whose source is missing raises MissingSource.
+    stderr; asking by name for one whose source is missing raises MissingSource. Collocations
+    are counted on the Dask cluster `scheduler` names, if any (cluster.py).
     """
     return _open(name, Catalog(hints, words, sources=sources, cache_dir=cache_dir,
                                sbert_model=sbert_model, fasttext_model=fasttext_model,
-                               rebuild=rebuild))
+                               rebuild=rebuild, scheduler=scheduler))
 
 
 def load_with_partners(name: str | None = None, sources: Path | None = None,
                        sbert_model: str | None = None, rebuild: list[str] | None = None,
                        hints: Sequence[str] | None = None, words: Sequence[str] | None = None,
-                       fasttext_model: Path | None = None, cache_dir: Path | None = None
-                       ) -> tuple[Weights, list[Weights]]:
+                       fasttext_model: Path | None = None, cache_dir: Path | None = None,
+                       scheduler: str | None = None) -> tuple[Weights, list[Weights]]:
     """`load_weights`, and every other available initializer's weights from the same catalog
     (which has read most of their tables already), for the expected captain to check its
     hints against, so that they work for agents unlike itself.
@@ -125,7 +127,7 @@ def load_with_partners(name: str | None = None, sources: Path | None = None,
     known, and safe, in many minds.
     """
     catalog = Catalog(hints, words, sources=sources, cache_dir=cache_dir, sbert_model=sbert_model,
-                      fasttext_model=fasttext_model, rebuild=rebuild)
+                      fasttext_model=fasttext_model, rebuild=rebuild, scheduler=scheduler)
     weights = _open(name, catalog)
     partners = []
     for other in INITIALIZERS:

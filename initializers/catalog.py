@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -76,6 +77,8 @@ from initializers.tables import (
 from initializers.vocabulary import lemma_of
 from model import Weights
 
+COUNTS = {"neighbour": neighbour_counts, "sentence": sentence_counts}
+
 # The first build of every corpus-made matrix (the corpus, fastText, collocations, the double
 # link, combined) on the shared Gutenberg corpus: reports/timings.md.
 FIRST_BUILD_MINUTES = 6
@@ -91,10 +94,12 @@ class Catalog:
     def __init__(self, hints: Sequence[str] | None = None, words: Sequence[str] | None = None,
                  sources: Path | str | None = None, cache_dir: Path | str | None = None,
                  sbert_model: str | None = None, fasttext_model: Path | str | None = None,
-                 rebuild: Iterable[str] | None = None, say: Callable[[str], None] = warn):
+                 rebuild: Iterable[str] | None = None, say: Callable[[str], None] = warn,
+                 scheduler: str | None = None):
         from common import board_words, hint_words
 
         self.say = say   # where the catalog's one-line notices go (rebuilds, left out, source problems)
+        self.scheduler = scheduler   # a Dask scheduler (or 'local') to count collocations on; None: here
 
         self.hints = tuple(hints) if hints is not None else hint_words()
         self.words = tuple(words) if words is not None else board_words()
@@ -362,9 +367,9 @@ class Catalog:
         if name in DOUBLE_LINK:
             return DoubleLinkTable(name, self.hints, parts[DOUBLE_LINK[name]])
         if name == "word_collocations":
-            return self._collocations(name, neighbour_counts)
+            return self._collocations(name, "neighbour")
         if name == "sentence_collocations":
-            return self._collocations(name, sentence_counts)
+            return self._collocations(name, "sentence")
         if name == "association":
             return self._association(name, read_usf(self.files("usf"), self._source_problem))
         if name == "eat":
@@ -426,10 +431,25 @@ class Catalog:
             self._say_once(problem)
         return Corpus(tuple(arrays["lexicon"].tolist()), arrays["tokens"])
 
-    def _collocations(self, name: str, count: Callable[[Corpus, Sequence[str]], sparse.spmatrix]) -> Table:
+    def _collocations(self, name: str, kind: str) -> Table:
         corpus = self.corpus()
-        lexicon = Lexicon(corpus.lexicon, collocation_weights(count(corpus, self.hints)))
+        lexicon = Lexicon(corpus.lexicon, collocation_weights(self._count(corpus, kind)))
         return SparseTable(name, self.hints, lambda: lexicon)
+
+    def _count(self, corpus: Corpus, kind: str) -> sparse.spmatrix:
+        """Collocation counts of `kind` ('neighbour', 'sentence'): here in one process, or by
+        partitions on the Dask cluster `scheduler` names (the same counts); when that cluster
+        cannot be had, here after a line saying why."""
+        if self.scheduler is not None:
+            import cluster
+            from initializers.partitioned import partitioned_counts
+
+            try:
+                with cluster.client(self.scheduler, workers=os.cpu_count() or 1) as connection:
+                    return partitioned_counts(corpus, self.hints, kind, connection)
+            except cluster.ClusterUnavailable as reason:
+                self._say_once(f"{reason}; counting in this process")
+        return COUNTS[kind](corpus, self.hints)
 
     def _association(self, name: str, pairs: Iterable[Association]) -> Table:
         words, full = association_matrix(pairs)

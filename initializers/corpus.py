@@ -90,8 +90,12 @@ def _hint_rows(corpus: Corpus, hints: Sequence[str]) -> np.ndarray:
 
 def neighbour_counts(corpus: Corpus, hints: Sequence[str]) -> sparse.csr_matrix:
     """hints × lexicon: how often each hint and each lemma are neighbours in the corpus."""
-    rows_of = _hint_rows(corpus, hints)
-    left, right = corpus.tokens[:-1], corpus.tokens[1:]
+    return neighbour_block(corpus.tokens, _hint_rows(corpus, hints), len(hints))
+
+
+def neighbour_block(tokens: np.ndarray, rows_of: np.ndarray, n_hints: int) -> sparse.csr_matrix:
+    """`neighbour_counts` over a stretch of tokens, given each lemma id's hint row (`_hint_rows`)."""
+    left, right = tokens[:-1], tokens[1:]
     pair = (left >= 0) & (right >= 0) & (left != right)
     left, right = left[pair].astype(np.int64), right[pair].astype(np.int64)
     rows, cols = [], []
@@ -101,32 +105,67 @@ def neighbour_counts(corpus: Corpus, hints: Sequence[str]) -> sparse.csr_matrix:
         cols.append(b[r >= 0])
     rows, cols = np.concatenate(rows), np.concatenate(cols)
     return sparse.coo_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
-                             shape=(len(hints), len(corpus.lexicon))).tocsr()
+                             shape=(n_hints, len(rows_of))).tocsr()
 
 
 def sentence_counts(corpus: Corpus, hints: Sequence[str]) -> sparse.csr_matrix:
     """hints × lexicon: in how many sentences each hint and each other lemma both occur."""
-    tokens = corpus.tokens
+    return sentence_block(corpus.tokens, _hint_rows(corpus, hints), len(hints),
+                          desc="sentence_collocations: counting")
+
+
+def sentence_block(tokens: np.ndarray, rows_of: np.ndarray, n_hints: int,
+                   desc: str | None = None) -> sparse.csr_matrix:
+    """`sentence_counts` over a stretch of tokens, given each lemma id's hint row (`_hint_rows`);
+    a progress bar over hints when `desc` is given."""
+    n_lexicon = len(rows_of)
     sentence = np.cumsum(tokens == SENTENCE_END)
     word = tokens >= 0
     incidence = sparse.coo_matrix(
         (np.ones(int(word.sum()), dtype=np.float32), (sentence[word], tokens[word])),
-        shape=(int(sentence[-1]) + 1 if len(sentence) else 0, len(corpus.lexicon))).tocsc()
+        shape=(int(sentence[-1]) + 1 if len(sentence) else 0, n_lexicon)).tocsc()
     incidence.sum_duplicates()
     incidence.data[:] = 1.0  # a lemma twice in a sentence is one occurrence
-    rows_of = _hint_rows(corpus, hints)
     present = np.flatnonzero(rows_of >= 0)                  # lemma ids that are hints
     by_sentence = incidence.tocsr()
     blocks = []
-    for start in progress(range(0, len(present), 1000), desc="sentence_collocations: counting",
-                          unit="k hints", leave=False):
+    starts = range(0, len(present), 1000)
+    for start in progress(starts, desc=desc, unit="k hints", leave=False) if desc else starts:
         chunk = present[start:start + 1000]
         counts = (incidence[:, chunk].T.tocsr() @ by_sentence).tocoo()
         keep = counts.col != chunk[counts.row]              # a lemma with itself is no pair
         rows = rows_of[chunk[counts.row[keep]]]
         blocks.append(sparse.coo_matrix((counts.data[keep], (rows, counts.col[keep])),
-                                        shape=(len(hints), len(corpus.lexicon))).tocsr())
-    return sum(blocks[1:], blocks[0]) if blocks else sparse.csr_matrix((len(hints), len(corpus.lexicon)))
+                                        shape=(n_hints, n_lexicon)).tocsr())
+    return sum(blocks[1:], blocks[0]) if blocks else sparse.csr_matrix((n_hints, n_lexicon), dtype=np.float32)
+
+
+def partitions(tokens: np.ndarray, size: int) -> list[tuple[int, int]]:
+    """[start, end) ranges that cover `tokens` in order, about `size` tokens each, every one
+    but the last ending just after a SENTENCE_END.
+
+    Counting each range alone and summing gives exactly the counts of the whole, for
+    both counts: a neighbour pair is two adjacent word tokens, and the two tokens on
+    either side of a cut are a SENTENCE_END and what follows it, never a pair; and a
+    sentence lies wholly inside one range, so each sentence is counted once, whole.
+    A stretch with no sentence end longer than `size` stays in one range.
+    """
+    ends = np.flatnonzero(tokens == SENTENCE_END) + 1      # where a range may end
+    bounds, start = [], 0
+    while start < len(tokens):
+        end = _cut(ends, start, start + max(size, 1), len(tokens))
+        bounds.append((start, end))
+        start = end
+    return bounds
+
+
+def _cut(ends: np.ndarray, start: int, target: int, length: int) -> int:
+    """The last allowed end in (start, target], else the first past start, else the corpus end."""
+    before = np.searchsorted(ends, target, side="right")
+    if before and ends[before - 1] > start:
+        return int(ends[before - 1])
+    after = np.searchsorted(ends, start, side="right")
+    return int(ends[after]) if after < len(ends) else length
 
 
 def collocation_weights(counts: sparse.spmatrix, min_count: int = MIN_COUNT) -> sparse.csc_matrix:

@@ -1,0 +1,126 @@
+"""Dask distributed (cluster.py): counting the corpus by partitions gives today's counts exactly,
+on an in-process cluster as in this process; the slow test checks it on the shared corpus."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cluster
+from initializers.catalog import Catalog
+from initializers.corpus import (
+    SENTENCE_END,
+    Corpus,
+    lemmatise,
+    neighbour_counts,
+    partitions,
+    sentence_counts,
+)
+from initializers.partitioned import partitioned_counts
+
+HINTS = ("sea", "ocean", "boat", "wave", "ship", "storm")
+TEXT = ("The ship sailed the ocean. Waves on the sea and the ocean!\n\nA boat on the sea sea. "
+        "Storm storm ship wave boat ocean sea. ") * 7
+
+
+def same(a, b) -> bool:
+    """Two sparse count matrices with one shape, one dtype and the same entries."""
+    return a.shape == b.shape and a.dtype == b.dtype and (a != b).nnz == 0
+
+
+def random_corpus(codes: list[int], lexicon: int = 8) -> Corpus:
+    """A corpus of lemma ids 0..lexicon-1 and SENTENCE_END (-1)."""
+    return Corpus(tuple(f"w{i}" for i in range(lexicon)), np.array(codes, dtype=np.int32))
+
+
+CODES = st.lists(st.integers(min_value=-1, max_value=7), max_size=120)
+
+
+@settings(max_examples=60, deadline=None)
+@given(codes=CODES, size=st.integers(min_value=1, max_value=40))
+def test_partitions_cover_the_corpus_and_cut_only_after_a_sentence_end(codes, size):
+    tokens = np.array(codes, dtype=np.int32)
+    bounds = partitions(tokens, size)
+    starts, ends = [a for a, _ in bounds], [b for _, b in bounds]
+    assert starts == [0, *ends[:-1]][:len(bounds)]
+    assert (ends[-1] if bounds else 0) == len(tokens)
+    assert all(a < b for a, b in bounds)
+    assert all(tokens[b - 1] == SENTENCE_END for _, b in bounds[:-1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(codes=CODES, size=st.integers(min_value=1, max_value=40))
+def test_counts_by_partitions_equal_the_counts_of_the_whole(codes, size):
+    corpus, hints = random_corpus(codes), ("w1", "w2", "w5", "none")
+    assert same(partitioned_counts(corpus, hints, "neighbour", size=size), neighbour_counts(corpus, hints))
+    assert same(partitioned_counts(corpus, hints, "sentence", size=size), sentence_counts(corpus, hints))
+
+
+@pytest.fixture(scope="module")
+def in_process():
+    """A Dask client on a cluster of two worker threads in this process."""
+    with cluster.client(workers=2, processes=False) as connection:
+        yield connection
+
+
+def test_a_tiny_count_on_an_in_process_cluster_equals_the_local_count(in_process):
+    corpus = lemmatise([TEXT])
+    for kind, count in (("neighbour", neighbour_counts), ("sentence", sentence_counts)):
+        local = count(corpus, HINTS)
+        assert local.nnz
+        for size in (5, 40, 10_000):
+            assert same(partitioned_counts(corpus, HINTS, kind, in_process, size=size), local), (kind, size)
+
+
+def write_corpus(root: Path) -> Path:
+    (root / "corpus").mkdir(parents=True)
+    (root / "corpus" / "book.txt.gz").write_bytes(gzip.compress(TEXT.encode()))
+    return root
+
+
+def test_a_rebuild_sent_to_a_scheduler_caches_the_same_matrices(tmp_path, in_process):
+    sources = write_corpus(tmp_path / "sources")
+    names = ("word_collocations", "sentence_collocations")
+    here = Catalog(HINTS, ("ocean", "ship"), sources=sources, cache_dir=tmp_path / "here")
+    there = Catalog(HINTS, ("ocean", "ship"), sources=sources, cache_dir=tmp_path / "there",
+                    scheduler=in_process.scheduler.address, rebuild=names)
+    for name in names:
+        np.testing.assert_array_equal(there.table(name).matrix, here.table(name).matrix)
+        npy = f"{name}.npy"
+        assert (tmp_path / "there" / npy).read_bytes() == (tmp_path / "here" / npy).read_bytes()
+
+
+def test_without_dask_a_rebuild_counts_here_after_one_line(tmp_path, monkeypatch):
+    def missing():
+        raise cluster.ClusterUnavailable(cluster.MISSING)
+    monkeypatch.setattr(cluster, "_distributed", missing)
+    said = []
+    catalog = Catalog(HINTS, ("ocean", "ship"), sources=write_corpus(tmp_path / "sources"),
+                      cache_dir=tmp_path / "cache", scheduler="tcp://127.0.0.1:8786", say=said.append)
+    assert catalog.table("word_collocations").matrix.any()
+    assert [line for line in said if "dask" in line] == [f"{cluster.MISSING}; counting in this process"]
+
+
+def test_the_scheduler_flag_wins_over_the_environment(monkeypatch):
+    monkeypatch.setenv(cluster.SCHEDULER_ENV, "tcp://elsewhere:8786")
+    assert cluster.scheduler_address("tcp://here:8786") == "tcp://here:8786"
+    assert cluster.scheduler_address(None) == "tcp://elsewhere:8786"
+    monkeypatch.delenv(cluster.SCHEDULER_ENV)
+    assert cluster.scheduler_address(None) is None
+
+
+@pytest.mark.slow
+def test_the_shared_corpus_counted_by_partitions_on_a_cluster_equals_todays(shared_datasets, in_process):
+    from common import hint_words
+    from initializers.readers import read_corpus
+    from initializers.sources import SOURCES
+
+    corpus = lemmatise(read_corpus(SOURCES["corpus"].files(shared_datasets), lambda problem: None))
+    hints = hint_words()
+    for kind, count in (("neighbour", neighbour_counts), ("sentence", sentence_counts)):
+        assert same(partitioned_counts(corpus, hints, kind, in_process), count(corpus, hints)), kind
