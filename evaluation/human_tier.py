@@ -79,7 +79,7 @@ def by_game(turns: Sequence[Turn], counts: Iterable[np.ndarray]) -> tuple[np.nda
 
 def summarize(ids: np.ndarray, table: np.ndarray) -> dict:
     """Every measure, for all games and each half, with bootstrap intervals over games."""
-    from bench import bootstrap_ratio
+    from evaluation.stats import bootstrap_ratio
 
     out = {}
     for half, keep in HALVES.items():

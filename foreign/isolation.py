@@ -48,7 +48,7 @@ def model_path(model: str) -> Path | None:
 
 def base_initializers(weights: Mapping[str, object]) -> frozenset[str]:
     """The base initializers under every loaded matrix, backoffs included."""
-    from bench import leaves
+    from evaluation.specs import leaves
 
     return frozenset().union(*(leaves(n) for w in weights.values() for n in w.reads()))
 

@@ -51,7 +51,7 @@ def default_initializer(weights: dict) -> str:
 def captain_specs(setup) -> list:
     """Each of the bench's captain styles on the default matrix, the default captain first."""
     import model
-    from bench import Spec
+    from evaluation.specs import Spec
 
     initializer = default_initializer(setup.weights)
     styles = list(dict.fromkeys((c.strategy, c.params) for c in setup.captains))
@@ -61,8 +61,9 @@ def captain_specs(setup) -> list:
 
 def tier_games(setup, item: tuple, tick: Callable[[], None] = lambda: None) -> list:
     """One captain with one foreign agent on every seed's board, alone."""
-    from bench import build, play_solo
     from board import deal
+    from evaluation.games import play_solo
+    from evaluation.specs import build
 
     captain_spec, agent_name = item
     own = setup.weights[captain_spec.initializer]
@@ -94,8 +95,8 @@ def choose(requested: Sequence[str] | None, setup, sources: Path, sbert_model: s
 def run(setup, requested: Sequence[str] | None, sources: Path, sbert_model: str | None,
         jobs: int = 1) -> dict:
     """Play the tier and summarise it; {'skipped': why} when no foreign agent can play."""
-    from bench import run_all
     from common import warn
+    from evaluation.runner import run_all
 
     try:
         names, dropped = choose(requested, setup, sources, sbert_model)
@@ -123,7 +124,7 @@ def _play(setup, items: list, jobs: int, run_all: Callable) -> dict:
 
 def summary(games: dict, items: list) -> dict:
     """Per pair, and the default captain's games pooled over the foreign agents (by board)."""
-    from bench import count_table, pooled, summarize
+    from evaluation.stats import count_table, pooled, summarize
 
     tables = {item: count_table(games[item]) for item in items}
     default = items[0][0]
@@ -138,7 +139,7 @@ def summary(games: dict, items: list) -> dict:
 
 def markdown(section: dict | None) -> list[str]:
     """The tier's part of the report: the headline table, or the line saying why it was skipped."""
-    from bench import fmt, table
+    from evaluation.tables import fmt, table
 
     lines = ["## Headline: foreign tier, single team", ""]
     if section is None:
@@ -168,7 +169,7 @@ def markdown(section: dict | None) -> list[str]:
 
 def headline(section: dict | None) -> str | None:
     """One line for the terminal: the default captain with the foreign agents pooled."""
-    from bench import fmt
+    from evaluation.tables import fmt
 
     if not section or "default" not in section:
         return None
