@@ -9,12 +9,13 @@ initializer) on the same boards, one board per seed:
   assassin, or every opponent card turned over); N+1 guessing;
 - two-team mode: teams play a reference team, sides swapped on every board.
 
-The headline is the foreign tier (foreign/tier.py): the game's captains with
+The headline is the foreign tier (evaluation/foreign_tier.py): the game's captains with
 agents built from data its AI never reads. Same-family cross-play follows: pairs
 whose captain and agent read different matrices. Self-play flatters every bot
 and is shown beside it, never as a headline. Rates and means carry 95% bootstrap intervals (fixed rng).
 Nothing here changes the rules: games run on `board.Board` and the models of
-model.py; two-team games on `players.Game`.
+model.py; two-team games on `players.Game`. This module is the command (its flags, the run,
+the levels' branch); what it measures, and how, lives in evaluation/.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, SOURCES_DIR, load_words, warn
+import model
+from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, SOURCES_DIR, atomic_write_bytes, load_words, warn
 from evaluation import foreign_tier
 from evaluation.games import TEST_OFFSET
 from evaluation.levels import levels_markdown, run_levels
@@ -121,7 +123,6 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and write the report; returns a process exit code. `argv`, the
     command's own arguments, is recorded in the report (default: this process's)."""
     import datasets
-    import model
 
     argv = list(sys.argv[2:] if argv is None else argv)
     out = args.out or (QUICK_REPORTS_DIR if args.quick else REPORTS_DIR)
@@ -187,8 +188,6 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
 def levels_main(args: argparse.Namespace, argv: list[str], seeds: list[int], words: Sequence[str]) -> int:
     """`bench --levels`: measure the game's levels alone and write levels.md."""
     import datasets
-    import model
-    from common import atomic_write_bytes
 
     try:
         weights, partners = datasets.load_with_partners(None, sources=args.sources,

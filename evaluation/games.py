@@ -10,19 +10,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from board import Board, Color, Outcome, deal
-from evaluation.specs import accepts
-from model import NoLegalHint, hint_problem
+from model import NoLegalHint, agent_guess, hint_problem
+from players import AIAgent, AICaptain, Game, RuleError, Team
 
 LOSS_SCORE = 25        # the competition's score for a lost game
 MAX_HINTS = 25         # a game still running after this many hints is lost
 TEST_OFFSET = 10_000   # seeds from here on are the test range; tuning uses seeds below
-
-
-def guess(agent, board: Board, hint, guessed: int, rng: np.random.Generator, team: Color):
-    """The agent's next guess, telling it its team when it can use it (for its memory)."""
-    if accepts(type(agent).guess, "team"):
-        return agent.guess(board, hint, guessed, rng, team=team)
-    return agent.guess(board, hint, guessed, rng)
 
 
 @dataclass
@@ -107,7 +100,7 @@ def play_solo(board: Board, team: Color, captain, agent, rng: np.random.Generato
         result.hints.append(record)
         while hint.max_guesses is None or len(guesses) < hint.max_guesses:
             start = time.perf_counter()
-            word = guess(agent, board, hint, len(guesses), rng, team)
+            word = agent_guess(agent, board, hint, len(guesses), rng, team)
             result.guess_seconds.append(time.perf_counter() - start)
             if word is None:
                 break
@@ -146,8 +139,6 @@ class DuelResult:
 def play_duel(seed: int, words: Sequence[str], tested: tuple, reference: tuple,
               color: Color) -> DuelResult:
     """A two-team game on `players.Game`; `tested`/`reference` are (captain, agent) models."""
-    from players import AIAgent, AICaptain, Game, RuleError, Team
-
     board, rng = deal(seed, words)
     other = color.other
     teams = {color: Team(color, AICaptain(tested[0]), AIAgent(tested[1]), "tested"),

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from common import ROOT
+from common import ROOT, atomic_write_bytes
 from evaluation import foreign_tier
 from evaluation.games import LOSS_SCORE, TEST_OFFSET
+from evaluation.human_tier import markdown as human_markdown
 from evaluation.runner import Setup
 from evaluation.specs import PARTNER_TEXT, Spec
 from evaluation.stats import CI_SEED, METRICS, RESAMPLES, Estimate
@@ -156,8 +157,6 @@ def markdown(report: dict) -> str:
                      for k, e in duet.get("intervals", {}).items()]
             lines += table(["measure", "value"], rows)
     if "human" in m:
-        from evaluation.human_tier import markdown as human_markdown
-
         lines += ["", *human_markdown(m["human"], fmt)]
     lines += ["", "## How to read this", "",
               "- Win rate, assassin losses, mean score: per game. Hints on wins: mean number of hints "
@@ -260,8 +259,6 @@ def to_json(value):
 
 def write(report: dict, setup: Setup, out: Path) -> None:
     """benchmark.md, benchmark.json and pairing.png in `out`."""
-    from common import atomic_write_bytes
-
     solo_pairs = report.pop("_solo_pairs")
     out.mkdir(parents=True, exist_ok=True)
     plot(report, solo_pairs, out / "pairing.png")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from board import Color, deal
 from common import ROOT, progress, warn
+from evaluation import human_tier
 from evaluation.analysis import analyse, speed
 from evaluation.games import TEST_OFFSET, DuelResult, SoloResult, play_duel, play_solo
 from evaluation.specs import Spec, accepts, base_sources, build, partners_for
@@ -194,8 +195,6 @@ def run_duet(seeds: list[int], setup: Setup, model) -> dict:
 
 def run_human(sources: Path, setup: Setup) -> dict:
     """The human tier (evaluation/human_tier.py) for every agent spec, or why it was skipped."""
-    from evaluation import human_tier
-
     agents = [(spec.label, lambda spec=spec: build(setup.agent_registry, spec, setup.weights))
               for spec in setup.agents]
     tier = human_tier.run(sources, agents)

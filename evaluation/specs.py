@@ -4,10 +4,10 @@ model built from it, with the partner matrices a captain may check its hints aga
 from __future__ import annotations
 
 import ast
-import functools
-import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from common import accepts
 
 
 @dataclass(frozen=True)
@@ -65,15 +65,6 @@ def build(registry: dict, spec: Spec, weights: dict, partners: Sequence | None =
     if alone and accepts(cls, "alone"):
         kwargs.setdefault("alone", True)
     return cls(weights[spec.initializer], **kwargs)
-
-
-@functools.cache
-def accepts(function: Callable, parameter: str) -> bool:
-    """Whether a callable (or a class's constructor) takes a parameter of this name."""
-    try:
-        return parameter in inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 PARTNER_POLICIES = ("held-out", "disjoint", "all", "own")
