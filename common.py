@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import functools
 import hashlib
+import inspect
 import json
 import os
 import re
@@ -17,7 +18,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -279,3 +280,12 @@ def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
 
 def _sha256_file(path: Path) -> str:
     return file_fingerprint(path)["sha256"]
+
+
+@functools.cache
+def accepts(function: Callable, parameter: str) -> bool:
+    """Whether a callable (or a class's constructor) takes a parameter of this name."""
+    try:
+        return parameter in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
