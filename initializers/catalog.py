@@ -19,6 +19,7 @@ from common import (
     SOURCES_DIR,
     StaleCache,
     atomic_write_bytes,
+    lemma_of,
     load_matrix,
     save_matrix,
     sidecar,
@@ -73,7 +74,6 @@ from initializers.tables import (
     _rows_of,
     _sparse_from,
 )
-from initializers.vocabulary import lemma_of
 from model import Weights
 
 # The first build of every corpus-made matrix (the corpus, fastText, collocations, the double

@@ -347,7 +347,7 @@ def test_a_kill_between_any_two_steps_of_a_save_leaves_the_old_cache_or_none(tmp
         case "writing the matrix":
             monkeypatch.setattr(common.np, "save", stop)
         case "checksumming":
-            monkeypatch.setattr(common, "_sha256_file", stop)
+            monkeypatch.setattr(common, "sha256_file", stop)
         case "removing the old sidecar":
             real_unlink = Path.unlink
             monkeypatch.setattr(Path, "unlink", lambda self, missing_ok=False: (
