@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import functools
 import hashlib
+import inspect
 import json
 import os
 import re
@@ -17,7 +18,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -117,18 +118,43 @@ def lemmas(word: str) -> frozenset[str]:
     return frozenset({word} | {lemma.lower() for forms in found.values() for lemma in forms})
 
 
+CONTENT_TAGS = ("NOUN", "VERB", "ADJ", "ADV")  # lemminflect's tags for content words
+
+
+@functools.cache
+def lemma_of(word: str) -> str:
+    """The one lemma a word is counted under: itself when it is a content lemma, else its
+    first noun, verb, adjective or adverb lemma, else the word itself (names, rare words).
+
+    The hint vocabulary, the corpus and the association norms all go through this
+    function, so that a hint, a corpus token and a board word meet on one spelling.
+    """
+    from lemminflect import getAllLemmas
+
+    if " " in word:  # "pink panther": a multi-word entry is its own lemma
+        return word
+    found = getAllLemmas(word)
+    if _is_lemma(word, found):
+        return word
+    return next((found[tag][0] for tag in CONTENT_TAGS if tag in found), word)
+
+
+def _is_lemma(word: str, found: dict[str, tuple[str, ...]]) -> bool:
+    return any(word in found.get(tag, ()) for tag in CONTENT_TAGS)
+
+
 def words_hash(words: Iterable[str]) -> str:
     """A short, order-sensitive fingerprint of a word list, for cache metadata."""
     return hashlib.sha256("\n".join(words).encode("utf-8")).hexdigest()[:16]
 
 
-def file_fingerprint(path: Path) -> dict[str, Any]:
-    """Size and SHA-256 of a source file, so that a changed source invalidates a cache."""
+def sha256_file(path: Path) -> str:
+    """The SHA-256 of a file's bytes (hex), read a megabyte at a time."""
     digest = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
-    return {"path": path.name, "size": path.stat().st_size, "sha256": digest.hexdigest()}
+    return digest.hexdigest()
 
 
 # --- atomic, verified saves ---------------------------------------------------
@@ -221,7 +247,7 @@ def save_matrix(path: Path, matrix: np.ndarray, meta: dict[str, Any]) -> None:
         with open(temporary, "wb") as f:
             np.save(f, np.ascontiguousarray(matrix))
         meta = {**meta, "shape": list(matrix.shape), "dtype": str(matrix.dtype),
-                "sha256": _sha256_file(temporary)}
+                "sha256": sha256_file(temporary)}
         sidecar(path).unlink(missing_ok=True)
         os.replace(temporary, path)
     atomic_write_bytes(sidecar(path), json.dumps(meta, indent=1, sort_keys=True).encode())
@@ -263,7 +289,7 @@ def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
         if meta.get(key) != value:
             raise StaleCache(f"{key} changed")
     try:
-        checksum = _sha256_file(path)
+        checksum = sha256_file(path)
     except OSError as error:   # a directory, no permission, an I/O error: rebuild, don't crash
         raise StaleCache(f"unreadable matrix ({error})") from None
     if meta.get("sha256") != checksum:
@@ -277,5 +303,10 @@ def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
     return matrix
 
 
-def _sha256_file(path: Path) -> str:
-    return file_fingerprint(path)["sha256"]
+@functools.cache
+def accepts(function: Callable, parameter: str) -> bool:
+    """Whether a callable (or a class's constructor) takes a parameter of this name."""
+    try:
+        return parameter in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False

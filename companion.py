@@ -26,7 +26,7 @@ import cli
 from board import ASSASSIN, BLUE, COLUMNS, RED, SIZE, TEAMS, Board, Color, counts, parse_color
 from cli import add_ai_arguments
 from common import DATA_DIR, atomic_write_bytes, normalise, warn
-from model import AI, Hint, NoLegalHint, hint_problem, parse_hint
+from model import AI, Hint, NoLegalHint, agent_plays, hint_problem, parse_hint
 from players import QuitGame, did_you_mean, read_command
 from reading import people_agent
 from renderer import ConsoleTerminal, Renderer
@@ -341,8 +341,6 @@ class Companion:
         self.tell(self.renderer.explanation(choice))
 
     def rank(self, rest: str) -> None:
-        from protocol import agent_guesses
-
         parts = rest.split()
         if not 1 <= len(parts) <= 2:
             self.tell("Type 'rank CLUE' or 'rank CLUE COUNT', e.g. 'rank ocean 2'.")
@@ -360,7 +358,7 @@ class Companion:
             self.tell(f"(Note: that clue is not legal on this board: {problem}.)")
         words = board.unrevealed_words()
         weights = self.ai.weights.hint_row(hint.word, words)
-        picks = agent_guesses(people_agent(self.ai), board, hint, np.random.default_rng(0))
+        picks = agent_plays(people_agent(self.ai), board, hint, np.random.default_rng(0))
         order = np.argsort(-weights, kind="stable")[:RANK_SHOWN]
         self.tell(f"How the face-down cards rank for {hint} (* = the AI agent's picks, in order):")
         for place, i in enumerate(order, start=1):

@@ -44,7 +44,7 @@ from colorama import Back, Fore, Style
 from board import ASSASSIN, COLUMNS, NEUTRAL, RED, SIZE, Board, Card, game_rngs
 from cli import add_ai_arguments, load_ai
 from common import BOARD_WORDS_PATH, board_words, load_words, normalise, parse_seed, progress, warn
-from model import AI, Hint, HintChoice, NoLegalHint, hint_problem
+from model import AI, Hint, HintChoice, NoLegalHint, agent_guess, hint_problem
 from players import QuitGame, RuleError, Terminal, ask_card, ask_hint
 from renderer import ConsoleTerminal, Renderer
 
@@ -252,7 +252,8 @@ class AIPartner:
 
     def guess(self, game: DuetGame, hint: Hint, guessed: int) -> str | None:
         # team=RED keeps the agent's memory of earlier clues: found agents are RED on this board.
-        return self.agent.guess(game.board.guesser_board(game.cluer), hint, guessed, game.rng, team=RED)
+        return agent_guess(self.agent, game.board.guesser_board(game.cluer), hint, guessed, game.rng,
+                           team=RED)
 
 
 HELP_CLUE = ("Give a clue for your agents (G on your side): one word and a count, e.g. 'ocean 2'.\n"

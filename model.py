@@ -16,8 +16,8 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
 
-from board import ASSASSIN, NEUTRAL, Board, Color
-from common import lemmas, normalise
+from board import ASSASSIN, NEUTRAL, Board, Card, Color
+from common import accepts, lemmas, normalise
 
 MAX_COUNT = 9
 MIN_HINT_LETTERS = 3
@@ -864,6 +864,33 @@ class ThresholdAgent(Agent):
     def stop(self, column: np.ndarray, hint: Hint) -> bool:
         first, second = (np.sort(column)[::-1][:2] if len(column) > 1 else (column.max(), 0.0))
         return super().stop(column, hint) or first < self.floor or first - second < self.min_lead
+
+
+def agent_guess(agent: Agent, board: Board, hint: Hint, guessed: int, rng: np.random.Generator,
+                team: Color | None = None) -> str | None:
+    """The agent's next guess for a hint, telling it its team when it takes one (for its memory)."""
+    if team is not None and accepts(type(agent).guess, "team"):
+        return agent.guess(board, hint, guessed, rng, team=team)
+    return agent.guess(board, hint, guessed, rng)
+
+
+def agent_plays(agent: Agent, board: Board, hint: Hint, rng: np.random.Generator,
+                team: Color | None = None) -> list[str]:
+    """The cards the agent would turn over for a hint, in order, without knowing the key.
+
+    Each guess is assumed right (the agent keeps going), so the list ends where
+    the agent's own rule stops it, or at the rules' cap of count+1 guesses.
+    The board is not changed.
+    """
+    board = Board([Card(c.word, c.color, c.revealed) for c in board.cards], board.starting_team)
+    guesses: list[str] = []
+    while board.unrevealed() and (hint.max_guesses is None or len(guesses) < hint.max_guesses):
+        word = agent_guess(agent, board, hint, len(guesses), rng, team)
+        if word is None:
+            break
+        guesses.append(word)
+        board.card(word).revealed = True
+    return guesses
 
 
 # --- strategies by name ----------------------------------------------------------------

@@ -19,7 +19,7 @@ from rapidfuzz.distance import Levenshtein
 
 from board import TEAMS, Board, Color, Outcome
 from common import normalise
-from model import Agent, Hint, HintChoice, NoLegalHint, hint_problem, parse_hint
+from model import Agent, Hint, HintChoice, NoLegalHint, agent_guess, hint_problem, parse_hint
 
 MAX_INPUT = 200  # characters of a typed line that are read; the rest is noise
 
@@ -134,7 +134,7 @@ class AIAgent:
         self.model = model
 
     def guess(self, game: Game, hint: Hint, guessed: int) -> str | None:
-        return self.model.guess(game.board, hint, guessed, game.rng, team=game.team)
+        return agent_guess(self.model, game.board, hint, guessed, game.rng, team=game.team)
 
 
 HELP_CAPTAIN = ("Give a hint as one word and a count, e.g. 'ocean 2' (0-9 or 'unlimited').\n"

@@ -28,10 +28,20 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Card, Color
+from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Color
 from cli import add_ai_arguments, load_ai
 from common import normalise, progress, warn
-from model import AI, MAX_COUNT, Agent, Captain, Hint, HintChoice, NoLegalHint, Weights, hint_problem
+from model import (
+    AI,
+    MAX_COUNT,
+    Captain,
+    Hint,
+    HintChoice,
+    NoLegalHint,
+    Weights,
+    agent_plays,
+    hint_problem,
+)
 from reading import people_agent
 
 COLORS = {color.value: color for color in Color}
@@ -46,27 +56,6 @@ MAX_LEGALITY_RETRIES = 20
 
 class RequestError(Exception):
     """A request the engine cannot answer; the message goes back to the client."""
-
-
-# --- the agent's guesses for a hint, shared with the companion -------------------------
-
-
-def agent_guesses(agent: Agent, board: Board, hint: Hint, rng: np.random.Generator) -> list[str]:
-    """The cards the agent would turn over for a hint, in order, without knowing the key.
-
-    Each guess is assumed right (the agent keeps going), so the list ends where
-    the agent's own rule stops it, or at the rules' cap of count+1 guesses.
-    The board is not changed.
-    """
-    board = Board([Card(c.word, c.color, c.revealed) for c in board.cards], board.starting_team)
-    guesses: list[str] = []
-    while board.unrevealed() and (hint.max_guesses is None or len(guesses) < hint.max_guesses):
-        word = agent.guess(board, hint, len(guesses), rng)
-        if word is None:
-            break
-        guesses.append(word)
-        board.card(word).revealed = True
-    return guesses
 
 
 # --- reading requests ------------------------------------------------------------------
@@ -276,7 +265,7 @@ class Engine:
         self.prepare(words)
         rng = np.random.default_rng(self.seed)  # the same request always gets the same answer
         spelling = dict(zip(words, spelled, strict=True))
-        return {"guesses": [spelling[w] for w in agent_guesses(self.agent, board, hint, rng)]}
+        return {"guesses": [spelling[w] for w in agent_plays(self.agent, board, hint, rng)]}
 
     def prepare(self, words: Sequence[str]) -> None:
         """Make sure the weights have a column for every board word, within a bounded matrix."""

@@ -9,7 +9,7 @@
 
 Every point of the grid (the product of the listed values of the strategy's
 constructor parameters) plays single-team games on boards from the tuning
-range (seeds below bench.TEST_OFFSET), paired with the partner strategy in its
+range (seeds below evaluation.games.TEST_OFFSET), paired with the partner strategy in its
 default setting. With two or more initializers only cross-play pairs count
 (captain and agent on different matrices); with one, self-play, and the script
 says so. Points are ranked by mean score (lower is better; a loss scores 25),
@@ -36,8 +36,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bench  # noqa: E402
 from common import BOARD_WORDS_PATH, SOURCES_DIR, atomic_write_bytes, load_words, progress, warn  # noqa: E402
+from evaluation.games import TEST_OFFSET  # noqa: E402
+from evaluation.loading import BenchError, load_all  # noqa: E402
+from evaluation.report import REPORTS_DIR, to_json  # noqa: E402
+from evaluation.runner import Setup, run_solo  # noqa: E402
+from evaluation.specs import PARTNER_POLICIES, Spec, parse_value  # noqa: E402
+from evaluation.stats import count_table, pooled, summarize  # noqa: E402
+from evaluation.tables import fmt  # noqa: E402
 
 
 def parse_grid(items: list[str]) -> dict[str, list[object]]:
@@ -47,7 +53,7 @@ def parse_grid(items: list[str]) -> dict[str, list[object]]:
         name, eq, values = item.partition("=")
         if not eq or not name.isidentifier() or not values:
             raise ValueError(f"bad grid item {item!r}: write name=value1,value2,...")
-        grid[name] = [bench.parse_value(v) for v in values.split(",")]
+        grid[name] = [parse_value(v) for v in values.split(",")]
     return grid
 
 
@@ -57,13 +63,13 @@ def points(grid: dict[str, list[object]]) -> list[tuple[tuple[str, object], ...]
     return [tuple(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
 
 
-def evaluate(setups: list[bench.Setup], cross_only: bool) -> dict:
+def evaluate(setups: list[Setup], cross_only: bool) -> dict:
     """Play the setups' pairs and summarise their (cross-play) games as one pool."""
     tables = []
     for setup in setups:
-        tables += [bench.count_table(games) for (c, a), games in bench.run_solo(setup).items()
+        tables += [count_table(games) for (c, a), games in run_solo(setup).items()
                    if not cross_only or c.initializer != a.initializer]
-    return bench.summarize(bench.pooled(tables))
+    return summarize(pooled(tables))
 
 
 class RecipeWeights:
@@ -118,13 +124,13 @@ def arguments() -> argparse.ArgumentParser:
                    help="matrices to pair across (default: sbert)")
     p.add_argument("--seeds", type=int, default=40, metavar="N", help="boards per grid point")
     p.add_argument("--seed-offset", type=int, default=0, metavar="K",
-                   help=f"first tuning seed (tuning seeds must stay below {bench.TEST_OFFSET})")
+                   help=f"first tuning seed (tuning seeds must stay below {TEST_OFFSET})")
     p.add_argument("--sources", type=Path, default=SOURCES_DIR, metavar="DIR")
     p.add_argument("--words", type=Path, default=BOARD_WORDS_PATH, metavar="FILE",
                    help="card words to deal boards from")
     p.add_argument("--sbert-model", default=None)
-    p.add_argument("--partners", choices=bench.PARTNER_POLICIES, default="held-out")
-    p.add_argument("--out", type=Path, default=bench.REPORTS_DIR / "tuning.json",
+    p.add_argument("--partners", choices=PARTNER_POLICIES, default="held-out")
+    p.add_argument("--out", type=Path, default=REPORTS_DIR / "tuning.json",
                    help="where to write the results as JSON")
     return p
 
@@ -135,8 +141,8 @@ def main(argv: list[str]) -> int:
 
     args = arguments().parse_args(argv)
     seeds = list(range(args.seed_offset, args.seed_offset + args.seeds))
-    if args.seeds < 1 or args.seed_offset < 0 or seeds[-1] >= bench.TEST_OFFSET:
-        warn(f"tune: seeds must lie in the tuning range 0–{bench.TEST_OFFSET - 1}; "
+    if args.seeds < 1 or args.seed_offset < 0 or seeds[-1] >= TEST_OFFSET:
+        warn(f"tune: seeds must lie in the tuning range 0–{TEST_OFFSET - 1}; "
              f"{seeds[0] if seeds else '?'}–{seeds[-1] if seeds else '?'} does not")
         return 2
     partner = args.partner or (model.DEFAULT_AGENT if args.role == "captain" else model.DEFAULT_CAPTAIN)
@@ -153,9 +159,9 @@ def main(argv: list[str]) -> int:
         if recipe is not None and (unknown := [k for k in grid if k not in datasets.INITIALIZERS]):
             raise ValueError(f"not initializers: {', '.join(unknown)}")
         words = load_words(args.words)
-        weights, _, _ = bench.load_all(args.initializers or ["sbert"], args.sources, args.sbert_model,
+        weights, _, _ = load_all(args.initializers or ["sbert"], args.sources, args.sbert_model,
                                        required=True, words=words)
-    except (ValueError, OSError, bench.BenchError) as error:
+    except (ValueError, OSError, BenchError) as error:
         warn(f"tune: {error}")
         return 2
     cross = len(weights) > 1 or recipe is not None
@@ -179,33 +185,33 @@ def main(argv: list[str]) -> int:
     print(f"{'cross-play' if cross else 'self-play'} on tuning seeds {seeds[0]}–{seeds[-1]}, "
           f"{what}; ranked by mean score:")
     for r in results:
-        print(f"  {json.dumps(r['params']):40} score {bench.fmt(r['mean_score'], 'mean'):22} "
-              f"win {bench.fmt(r['win_rate'], 'rate'):22} assassin {bench.fmt(r['assassin_rate'], 'rate')}")
+        print(f"  {json.dumps(r['params']):40} score {fmt(r['mean_score'], 'mean'):22} "
+              f"win {fmt(r['win_rate'], 'rate'):22} assassin {fmt(r['assassin_rate'], 'rate')}")
     best = results[0]["params"]
     spec = args.strategy + (":" + ",".join(f"{k}={v}" for k, v in best.items()) if best else "")
     if recipe is not None:
         check = (f"set datasets.COMBINED[{args.strategy!r}] = {recipe.recipe(tuple(best.items()))}, "
-                 f"then: python main.py bench --seed-offset {bench.TEST_OFFSET} --sources {args.sources}")
+                 f"then: python main.py bench --seed-offset {TEST_OFFSET} --sources {args.sources}")
     else:
         role_flag = "--captains" if args.role == "captain" else "--agents"
-        check = f"python main.py bench {role_flag} {shlex.quote(spec)} --seed-offset {bench.TEST_OFFSET}"
+        check = f"python main.py bench {role_flag} {shlex.quote(spec)} --seed-offset {TEST_OFFSET}"
     print(f"best: {spec}\nmeasure it on the held-out test range: {check}")
     report = {"command": "python benchmarks/tune.py " + shlex.join(argv), "role": args.role,
               "strategy": args.strategy, "partner": partner, "initializers": list(weights),
               "play": "cross" if cross else "self", "seeds": [seeds[0], seeds[-1]],
               "runtime_s": time.perf_counter() - started, "best": best, "check": check,
               "results": results}
-    atomic_write_bytes(args.out, json.dumps(bench.to_json(report), indent=1).encode("utf-8"))
+    atomic_write_bytes(args.out, json.dumps(to_json(report), indent=1).encode("utf-8"))
     return 0
 
 
 def plan(args: argparse.Namespace, params: tuple, partner: str, weights: dict,
-         recipe: RecipeWeights | None, seeds: list[int], words: list[str]) -> list[bench.Setup]:
+         recipe: RecipeWeights | None, seeds: list[int], words: list[str]) -> list[Setup]:
     """The games that measure one grid point."""
     import model
 
-    def setup(all_weights: dict, captains: list, agents: list) -> bench.Setup:
-        return bench.Setup(all_weights, captains, agents, seeds, words, model.CAPTAINS, model.AGENTS,
+    def setup(all_weights: dict, captains: list, agents: list) -> Setup:
+        return Setup(all_weights, captains, agents, seeds, words, model.CAPTAINS, model.AGENTS,
                            partners=args.partners)
 
     if recipe is not None:   # the recipe's matrix on one side, each other matrix on the other
@@ -213,12 +219,12 @@ def plan(args: argparse.Namespace, params: tuple, partner: str, weights: dict,
         name = next(iter(tuned))
         tuned[name].add_words(words)
         others = [i for i in weights]
-        return [setup(tuned, [bench.Spec(model.DEFAULT_CAPTAIN, name)],
-                      [bench.Spec(model.DEFAULT_AGENT, i) for i in others]),
-                setup(tuned, [bench.Spec(model.DEFAULT_CAPTAIN, i) for i in others],
-                      [bench.Spec(model.DEFAULT_AGENT, name)])]
-    tuned = [bench.Spec(args.strategy, i, params) for i in weights]
-    partners = [bench.Spec(partner, i) for i in weights]
+        return [setup(tuned, [Spec(model.DEFAULT_CAPTAIN, name)],
+                      [Spec(model.DEFAULT_AGENT, i) for i in others]),
+                setup(tuned, [Spec(model.DEFAULT_CAPTAIN, i) for i in others],
+                      [Spec(model.DEFAULT_AGENT, name)])]
+    tuned = [Spec(args.strategy, i, params) for i in weights]
+    partners = [Spec(partner, i) for i in weights]
     captains, agents = (tuned, partners) if args.role == "captain" else (partners, tuned)
     return [setup(weights, captains, agents)]
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from board import NEUTRAL, Board
 from evaluation.human_duet import Turn, available, folder, read_turns
+from evaluation.stats import bootstrap_ratio
 from model import Hint
 
 # name, what the report calls it; each has a numerator and a denominator per turn
@@ -79,8 +80,6 @@ def by_game(turns: Sequence[Turn], counts: Iterable[np.ndarray]) -> tuple[np.nda
 
 def summarize(ids: np.ndarray, table: np.ndarray) -> dict:
     """Every measure, for all games and each half, with bootstrap intervals over games."""
-    from bench import bootstrap_ratio
-
     out = {}
     for half, keep in HALVES.items():
         rows = table[[keep(int(g)) for g in ids]]

@@ -2,5 +2,5 @@
 
 vectors.py: the sources (GloVe 6B 50d, all-mpnet-base-v2) from their PyPI packages;
 agent.py: the guesser behind model.Agent's interface; isolation.py: the check that the AI
-reads none of them; tier.py: the bench's foreign tier.
+reads none of them. The bench's foreign tier is evaluation/foreign_tier.py.
 """

@@ -1,7 +1,7 @@
 """A guesser that reads a hint with foreign word vectors: the bench's agent interface.
 
 `ForeignAgent.guess(board, hint, guessed, rng, team=None)` is the interface of
-model.Agent that bench.play_solo calls. It ranks the face-down cards by the
+model.Agent that evaluation.games.play_solo calls. It ranks the face-down cards by the
 cosine of its own vectors of the hint and of each card, and turns over the best
 one, greedily, until it has made `count` guesses (cautious; the rule allows
 count+1, which `bold=True` takes). For a count of 0 or unlimited it makes one

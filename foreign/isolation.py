@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from evaluation.specs import leaves
 from foreign.vectors import SOURCES, Provenance
 
 MIN_FOREIGN = 2
@@ -48,8 +49,6 @@ def model_path(model: str) -> Path | None:
 
 def base_initializers(weights: Mapping[str, object]) -> frozenset[str]:
     """The base initializers under every loaded matrix, backoffs included."""
-    from bench import leaves
-
     return frozenset().union(*(leaves(n) for w in weights.values() for n in w.reads()))
 
 

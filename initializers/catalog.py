@@ -20,6 +20,7 @@ from common import (
     SOURCES_DIR,
     StaleCache,
     atomic_write_bytes,
+    lemma_of,
     load_matrix,
     save_matrix,
     sidecar,
@@ -74,7 +75,6 @@ from initializers.tables import (
     _rows_of,
     _sparse_from,
 )
-from initializers.vocabulary import lemma_of
 from model import Weights
 
 COUNTS = {"neighbour": neighbour_counts, "sentence": sentence_counts}

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import sparse
 
-from common import progress
+from common import lemma_of, progress
 from initializers.readers import Association
-from initializers.vocabulary import _function_words, lemma_of
+from initializers.vocabulary import _function_words
 
 # --- the lemmatised corpus ----------------------------------------------------------------
 

@@ -11,11 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from common import on_terminal, progress, sweep_temporaries, temporary_prefix, warn
+from common import lemma_of, on_terminal, progress, sweep_temporaries, temporary_prefix, warn
 from initializers.corpus import Corpus
 from initializers.sources import BuildError
 from initializers.tables import VectorTable, _clean, unit_rows
-from initializers.vocabulary import lemma_of
 
 FASTTEXT_OFFSET = 0.685  # cos/2 + 0.5 below this is no link
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from common import sha256_file
 
 # --- where the sources live -------------------------------------------------------------
 
@@ -51,19 +52,11 @@ SOURCES = {
 # --- fingerprints of source files -------------------------------------------------------
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def fingerprint(path: Path, root: Path) -> dict[str, Any]:
     """Name (relative to the sources folder), size, modification time and SHA-256 of a file."""
     stat = path.stat()
     return {"path": _relative(path, root), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
-            "sha256": _sha256(path)}
+            "sha256": sha256_file(path)}
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -91,7 +84,7 @@ def sources_changed(stored: list[dict[str, Any]], files: Sequence[Path], root: P
         if stat.st_size != entry["size"]:
             return f"source file {name} changed"
         if stat.st_mtime_ns != entry["mtime_ns"]:
-            if _sha256(path) != entry["sha256"]:
+            if sha256_file(path) != entry["sha256"]:
                 return f"source file {name} changed"
             entry["mtime_ns"] = stat.st_mtime_ns  # same bytes: remember the new time
     return None

@@ -10,8 +10,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from common import progress
-from initializers.vocabulary import lemma_of
+from common import lemma_of, progress
 
 # --- tables: an initializer's weights for any word -----------------------------------------------
 

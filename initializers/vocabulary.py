@@ -4,31 +4,7 @@ from __future__ import annotations
 
 import functools
 
-# --- words and lemmas -------------------------------------------------------------
-
-CONTENT_TAGS = ("NOUN", "VERB", "ADJ", "ADV")  # lemminflect's tags for content words
-
-
-@functools.cache
-def lemma_of(word: str) -> str:
-    """The one lemma a word is counted under: itself when it is a content lemma, else its
-    first noun, verb, adjective or adverb lemma, else the word itself (names, rare words).
-
-    The hint vocabulary, the corpus and the association norms all go through this
-    function, so that a hint, a corpus token and a board word meet on one spelling.
-    """
-    from lemminflect import getAllLemmas
-
-    if " " in word:  # "pink panther": a multi-word entry is its own lemma
-        return word
-    found = getAllLemmas(word)
-    if _is_lemma(word, found):
-        return word
-    return next((found[tag][0] for tag in CONTENT_TAGS if tag in found), word)
-
-
-def _is_lemma(word: str, found: dict[str, tuple[str, ...]]) -> bool:
-    return any(word in found.get(tag, ()) for tag in CONTENT_TAGS)
+from common import CONTENT_TAGS, lemma_of
 
 
 def build_hint_words(size: int = 10_000, scan: int = 60_000, band: int = 30_000) -> list[str]:

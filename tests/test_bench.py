@@ -11,8 +11,13 @@ import pytest
 import bench
 import datasets
 import model
-from bench import HintRecord, SoloResult, Spec, bootstrap_ratio, count_table, play_solo, summarize
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Outcome
+from common import ROOT
+from evaluation import loading
+from evaluation.games import LOSS_SCORE, MAX_HINTS, TEST_OFFSET, DuelResult, HintRecord, SoloResult, play_solo
+from evaluation.runner import Setup, players_of, run_solo
+from evaluation.specs import Spec, base_sources, build, parse_strategy, partners_for
+from evaluation.stats import Estimate, bootstrap_ratio, count_table, pooled, summarize, summarize_duels
 from model import Hint, HintChoice, Weights
 
 OWN, OPP, NEU, ASS = Outcome.OWN, Outcome.OPPONENT, Outcome.NEUTRAL, Outcome.ASSASSIN
@@ -87,7 +92,7 @@ def test_n_plus_one_guessing_stops_after_count_plus_one():
 
 def test_the_assassin_loses_with_score_25():
     result, _, _ = solo([("alpha", 2)], [REDS[0], KILLER])
-    assert not result.won and result.assassin and result.score == bench.LOSS_SCORE == 25
+    assert not result.won and result.assassin and result.score == LOSS_SCORE == 25
 
 
 def test_all_opponent_cards_lose_with_score_25():
@@ -104,7 +109,7 @@ def test_an_illegal_hint_is_counted():
 
 def test_an_agent_that_stops_at_once_still_uses_up_the_hints():
     result, _, _ = solo([(f"hint{c}", 1) for c in string.ascii_lowercase[:25]], [None] * 25)
-    assert len(result.hints) == bench.MAX_HINTS and not result.won and result.score == 25
+    assert len(result.hints) == MAX_HINTS and not result.won and result.score == 25
 
 
 def test_an_invalid_guess_is_a_failure_and_a_loss():
@@ -155,24 +160,24 @@ def test_bootstrap_interval_contains_the_mean_and_is_deterministic():
 def test_bootstrap_of_a_ratio_and_of_edge_cases():
     ratio = bootstrap_ratio([1, 2, 3], [2, 2, 2])
     assert ratio.value == pytest.approx(1.0) and ratio.low <= 1.0 <= ratio.high
-    assert bootstrap_ratio([1, 1, 1]) == bench.Estimate(1.0, 1.0, 1.0, 3)
+    assert bootstrap_ratio([1, 1, 1]) == Estimate(1.0, 1.0, 1.0, 3)
     assert np.isnan(bootstrap_ratio([]).value)
     assert np.isnan(bootstrap_ratio([0, 0], [0, 0]).value)   # e.g. hints on wins with no wins
 
 
 def test_pooling_by_seed_keeps_pooled_means():
     a, b = count_table(KNOWN[:2]), count_table(KNOWN[2:])
-    pooled = summarize(bench.pooled([a, b]))
-    assert pooled["games"] == 4 and pooled["win_rate"].n == 2
-    assert pooled["mean_score"].value == pytest.approx(8.5)   # the mean over all four games
-    assert pooled["win_rate"].value == pytest.approx(0.75)
+    summary = summarize(pooled([a, b]))
+    assert summary["games"] == 4 and summary["win_rate"].n == 2
+    assert summary["mean_score"].value == pytest.approx(8.5)   # the mean over all four games
+    assert summary["win_rate"].value == pytest.approx(0.75)
 
 
 def test_two_team_win_rates_by_seat():
-    d = bench.DuelResult
+    d = DuelResult
     duels = [d(1, RED, True, True, False), d(1, BLUE, False, False, True),
              d(2, RED, True, False, False), d(2, BLUE, True, True, False)]
-    s = bench.summarize_duels(duels)
+    s = summarize_duels(duels)
     assert s["win_rate"].value == pytest.approx(0.75)
     assert s["win_rate_first"].value == pytest.approx(1.0)
     assert s["win_rate_second"].value == pytest.approx(0.5)
@@ -183,11 +188,11 @@ def test_two_team_win_rates_by_seat():
 
 
 def test_parse_strategy():
-    assert bench.parse_strategy("cumsum") == ("cumsum", ())
-    assert bench.parse_strategy("margin:opponent=0.7,max_count=3") == (
+    assert parse_strategy("cumsum") == ("cumsum", ())
+    assert parse_strategy("margin:opponent=0.7,max_count=3") == (
         "margin", (("opponent", 0.7), ("max_count", 3)))
     with pytest.raises(ValueError):
-        bench.parse_strategy("margin:0.7")
+        parse_strategy("margin:0.7")
 
 
 def weights_of(name: str, backoff: Weights | None = None) -> Weights:
@@ -199,15 +204,15 @@ def test_held_out_partners_never_read_the_agents_matrix():
     b = weights_of("b", backoff=c)
     weights = {"a": a, "b": b, "c": c}
     captain, agent = Spec("expected", "a"), Spec("greedy", "b")
-    assert bench.partners_for(captain, agent, weights, "held-out") == [a]      # b reads c too
-    assert bench.partners_for(captain, agent, weights, "all") == [a, b, c]
-    assert bench.partners_for(captain, agent, weights, "own") == [a]
-    held_out = bench.partners_for(Spec("expected", "a"), Spec("greedy", "c"), weights, "held-out")
+    assert partners_for(captain, agent, weights, "held-out") == [a]      # b reads c too
+    assert partners_for(captain, agent, weights, "all") == [a, b, c]
+    assert partners_for(captain, agent, weights, "own") == [a]
+    held_out = partners_for(Spec("expected", "a"), Spec("greedy", "c"), weights, "held-out")
     assert [w.name for w in held_out] == ["a", "b"]
     assert held_out[1].backoff is None and held_out[1].matrix is b.matrix   # not through c
-    assert bench.partners_for(captain, Spec("greedy", "a"), weights, "held-out") == []   # twins
+    assert partners_for(captain, Spec("greedy", "a"), weights, "held-out") == []   # twins
     # the captain's own matrix does not back off to what the agent reads
-    own = bench.partners_for(Spec("expected", "b"), Spec("greedy", "c"), weights, "held-out")[0]
+    own = partners_for(Spec("expected", "b"), Spec("greedy", "c"), weights, "held-out")[0]
     assert own.name == "b" and own.backoff is None
 
 
@@ -219,7 +224,7 @@ def test_disjoint_partners_hold_nothing_the_agent_reads(monkeypatch):
                for name in ("sbert", "usf", "corpus", "mix", "pair")}
 
     def names(captain, agent, policy):
-        return [w.name for w in bench.partners_for(Spec("expected", captain), Spec("greedy", agent),
+        return [w.name for w in partners_for(Spec("expected", captain), Spec("greedy", agent),
                                                    weights, policy)]
 
     # Held out by name, the mixes stay, though "mix" holds SBERT and "pair" holds USF.
@@ -228,7 +233,7 @@ def test_disjoint_partners_hold_nothing_the_agent_reads(monkeypatch):
     assert names("corpus", "usf", "disjoint") == ["corpus"]
     assert names("corpus", "sbert", "disjoint") == ["corpus", "usf", "pair"]
     # The captain keeps its own matrix, without the backoff, whatever it is made from.
-    own = bench.partners_for(Spec("expected", "mix"), Spec("greedy", "usf"), weights, "disjoint")
+    own = partners_for(Spec("expected", "mix"), Spec("greedy", "usf"), weights, "disjoint")
     assert [w.name for w in own] == ["mix", "corpus"] and own[0].backoff is None
     assert names("usf", "usf", "disjoint") == []                                    # twins
 
@@ -243,7 +248,7 @@ def test_no_partner_reads_the_agent_through_a_chain_of_backoffs(monkeypatch):
                "plain": weights_of("plain")}
 
     def partners(captain, agent, policy):
-        return {w.name: w.backoff for w in bench.partners_for(
+        return {w.name: w.backoff for w in partners_for(
             Spec("expected", captain), Spec("greedy", agent), weights, policy)}
 
     # USF reads SBERT through the vectors it backs off to: against SBERT, it reads alone.
@@ -264,7 +269,7 @@ def test_base_sources_follow_the_recipes_and_the_backoff(monkeypatch):
     monkeypatch.setattr(datasets, "parts_of", lambda name: recipes.get(name, []))
     sbert = weights_of("sbert")
     weights = {"sbert": sbert, "usf": weights_of("usf"), "combined": weights_of("combined", sbert)}
-    sources = bench.base_sources(weights)
+    sources = base_sources(weights)
     assert sources == {"sbert": {"sbert"}, "usf": {"usf"}, "combined": {"usf", "corpus", "sbert"}}
 
 
@@ -289,7 +294,7 @@ def tiny(tmp_path, monkeypatch):
 
     made = {"tinya": weights("tinya", 1), "tinyb": weights("tinyb", 2)}
     monkeypatch.setattr(datasets, "INITIALIZERS", tuple(made))
-    monkeypatch.setattr(bench, "load_initializer",
+    monkeypatch.setattr(loading, "load_initializer",
                         lambda name, sources, sbert, cache=None: (made[name], {"first_load_s": 0.0,
                                                                                "cache_load_s": 0.0}))
     words_file = tmp_path / "words.txt"
@@ -318,7 +323,7 @@ def test_quick_run_writes_a_consistent_report(tiny, tmp_path):
     cross = [p for p in pairs if p["cross"]]
     assert head["cross_all"]["win_rate"]["value"] == pytest.approx(
         np.mean([p["win_rate"]["value"] for p in cross]))
-    assert report["seeds"] == [bench.TEST_OFFSET, bench.TEST_OFFSET + 1]
+    assert report["seeds"] == [TEST_OFFSET, TEST_OFFSET + 1]
     assert "test range" in md
     teams = report["two_team"]["teams"]
     assert len(teams) == 2 * len(captains) * len(agents) and all(t["games"] == 4 for t in teams)
@@ -327,8 +332,8 @@ def test_quick_run_writes_a_consistent_report(tiny, tmp_path):
 
 def test_a_quick_run_never_overwrites_the_committed_report(tiny, tmp_path, monkeypatch, capsys):
     made, words_file = tiny
-    quick = bench.QUICK_REPORTS_DIR.relative_to(bench.ROOT) / "benchmark.md"
-    ignored = subprocess.run(["git", "check-ignore", "-q", str(quick)], cwd=bench.ROOT)
+    quick = bench.QUICK_REPORTS_DIR.relative_to(ROOT) / "benchmark.md"
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(quick)], cwd=ROOT)
     assert quick.parts[0] == "reports" and ignored.returncode in (0, 128)   # 128: not a git checkout
     reports = tmp_path / "reports"
     monkeypatch.setattr(bench, "REPORTS_DIR", reports)
@@ -359,9 +364,9 @@ def test_the_same_seeds_give_the_same_games(tiny):
     specs = [Spec(next(iter(model.CAPTAINS)), "tinya")], [Spec(next(iter(model.AGENTS)), "tinyb")]
 
     def once():
-        setup = bench.Setup(made, *specs, seeds=[3, 4, 5], words=words,
+        setup = Setup(made, *specs, seeds=[3, 4, 5], words=words,
                             captain_registry=model.CAPTAINS, agent_registry=model.AGENTS)
-        return [[(h.word, h.outcomes) for h in g.hints] for g in bench.run_solo(setup)[
+        return [[(h.word, h.outcomes) for h in g.hints] for g in run_solo(setup)[
             specs[0][0], specs[1][0]]]
 
     assert once() == once()
@@ -369,7 +374,7 @@ def test_the_same_seeds_give_the_same_games(tiny):
 
 def test_worker_processes_give_the_same_results(tiny):
     made, _ = tiny
-    setup = bench.Setup(made, [Spec(c, "tinya") for c in list(model.CAPTAINS)[:2]],
+    setup = Setup(made, [Spec(c, "tinya") for c in list(model.CAPTAINS)[:2]],
                         [Spec(next(iter(model.AGENTS)), "tinyb")], seeds=[1, 2],
                         words=made["tinya"].words, captain_registry=model.CAPTAINS,
                         agent_registry=model.AGENTS)
@@ -378,7 +383,7 @@ def test_worker_processes_give_the_same_results(tiny):
         return {pair: [[(h.word, h.outcomes) for h in g.hints] for g in games]
                 for pair, games in results.items()}
 
-    assert outcomes(bench.run_solo(setup, jobs=2)) == outcomes(bench.run_solo(setup, jobs=1))
+    assert outcomes(run_solo(setup, jobs=2)) == outcomes(run_solo(setup, jobs=1))
 
 
 def test_single_team_captains_know_they_play_alone_and_two_team_ones_do_not(tiny):
@@ -390,17 +395,17 @@ def test_single_team_captains_know_they_play_alone_and_two_team_ones_do_not(tiny
             super().__init__(weights, partners=partners, alone=alone)
             built.append(alone)
 
-    setup = bench.Setup(made, [Spec("expected", "tinya")], [Spec("greedy", "tinyb")], seeds=[1, 2],
+    setup = Setup(made, [Spec("expected", "tinya")], [Spec("greedy", "tinyb")], seeds=[1, 2],
                         words=made["tinya"].words, captain_registry={"expected": Recording},
                         agent_registry=model.AGENTS)
-    bench.run_solo(setup)
+    run_solo(setup)
     assert built == [True, True]
-    captain, _ = bench.players_of(setup, Spec("expected", "tinya"), Spec("greedy", "tinya"))
+    captain, _ = players_of(setup, Spec("expected", "tinya"), Spec("greedy", "tinya"))
     assert built[-1] is False and not captain.alone
     # A strategy that cannot play alone is built as before; a spec may say otherwise itself.
-    assert bench.build(model.CAPTAINS, Spec("margin", "tinya"), made, alone=True)
+    assert build(model.CAPTAINS, Spec("margin", "tinya"), made, alone=True)
     spec = Spec("expected", "tinya", (("alone", False),))
-    assert not bench.build(model.CAPTAINS, spec, made, alone=True).alone
+    assert not build(model.CAPTAINS, spec, made, alone=True).alone
 
 
 def test_bad_requests_are_refused_without_a_traceback(tiny, capsys):
@@ -414,7 +419,7 @@ def test_bad_requests_are_refused_without_a_traceback(tiny, capsys):
 
 
 def load_tune():
-    spec = importlib.util.spec_from_file_location("tune", bench.ROOT / "benchmarks" / "tune.py")
+    spec = importlib.util.spec_from_file_location("tune", ROOT / "benchmarks" / "tune.py")
     tune = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tune)
     return tune
@@ -433,7 +438,7 @@ def test_tune_stays_on_the_tuning_range_and_ranks_points(tiny, tmp_path, capsys)
     tune = load_tune()
     made, words_file = tiny
     assert tune.main(["--role", "captain", "--strategy", "cumsum", "--seed-offset",
-                      str(bench.TEST_OFFSET - 1), "--seeds", "2"]) == 2
+                      str(TEST_OFFSET - 1), "--seeds", "2"]) == 2
     out = tmp_path / "tuning.json"
     assert tune.main(["--role", "captain", "--strategy", "cumsum", "--grid", "gap=0.5,2",
                       "--partner", next(iter(model.AGENTS)), "--initializers", *made,

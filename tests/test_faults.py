@@ -232,15 +232,23 @@ def test_rebuilds_killed_at_many_moments(tmp_path, sig):
     assert ("killed", "old") in seen
 
 
-def test_temporaries_left_by_a_killed_rebuild_are_swept_by_a_later_save(tmp_path):
-    path = tmp_path / "sbert.npy"
-    # On a quiet machine the write may beat a fixed delay: kill sooner until it lands mid-write.
+def killed_mid_write(path: Path) -> list[Path]:
+    """Kill rebuilds of `path` until one dies mid-write; the temporaries it left behind.
+
+    On a quiet machine the write may beat a fixed delay: kill sooner until it lands mid-write.
+    """
     left: list[Path] = []
     for delay in (0.2, 0.1, 0.05, 0.03, 0.02, 0.01, 0.005):
         save_matrix(path, OLD, META)
         if (kill_a_rebuild(path, signal.SIGKILL, delay) == "killed"
-                and (left := list(tmp_path.glob(".sbert.npy.*.tmp")))):
+                and (left := list(path.parent.glob(f".{path.name}.*.tmp")))):
             break
+    return left
+
+
+def test_temporaries_left_by_a_killed_rebuild_are_swept_by_a_later_save(tmp_path):
+    path = tmp_path / "sbert.npy"
+    left = killed_mid_write(path)
     assert left                                   # SIGKILL leaves a temporary behind ...
     hours_ago = time.time() - 2 * common.STALE_TEMPORARY
     for temporary in left:
@@ -261,12 +269,7 @@ def finished_process() -> int:
 
 def test_a_temporary_is_swept_as_soon_as_its_writer_is_gone_and_never_while_it_lives(tmp_path):
     path = tmp_path / "sbert.npy"
-    left: list[Path] = []
-    for delay in (0.2, 0.1, 0.05, 0.03, 0.02, 0.01, 0.005):
-        save_matrix(path, OLD, META)
-        if (kill_a_rebuild(path, signal.SIGKILL, delay) == "killed"
-                and (left := list(tmp_path.glob(".sbert.npy.*.tmp")))):
-            break
+    left = killed_mid_write(path)
     assert left                                   # SIGKILL leaves a fresh temporary behind
     training = tmp_path / f".fasttext-training.pid{finished_process()}.x1y2"
     training.mkdir()
@@ -344,7 +347,7 @@ def test_a_kill_between_any_two_steps_of_a_save_leaves_the_old_cache_or_none(tmp
         case "writing the matrix":
             monkeypatch.setattr(common.np, "save", stop)
         case "checksumming":
-            monkeypatch.setattr(common, "_sha256_file", stop)
+            monkeypatch.setattr(common, "sha256_file", stop)
         case "removing the old sidecar":
             real_unlink = Path.unlink
             monkeypatch.setattr(Path, "unlink", lambda self, missing_ok=False: (

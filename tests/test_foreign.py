@@ -11,6 +11,8 @@ import bench
 import datasets
 import model
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
+from evaluation import loading
+from evaluation.games import play_solo
 from foreign import isolation, vectors
 from foreign.agent import ForeignAgent, ranking, spelling_scores
 from foreign.isolation import AIReads, NotForeign, ai_reads, check, clash
@@ -85,7 +87,7 @@ def test_the_agent_plays_a_single_team_game_through_the_bench():
         def observe(self, *args):
             pass
 
-    result = bench.play_solo(board(), RED, FruitCaptain(), ForeignAgent(FakeVectors()),
+    result = play_solo(board(), RED, FruitCaptain(), ForeignAgent(FakeVectors()),
                              np.random.default_rng(0))
     assert result.failure is None and result.hints[0].outcomes[0].name == "OWN"
 
@@ -160,7 +162,7 @@ def tiny(tmp_path, monkeypatch):
                        (base + 0.1 * np.random.default_rng(k).random(base.shape)).astype(np.float32))
             for k, n in enumerate(("tinya", "tinyb"))}
     monkeypatch.setattr(datasets, "INITIALIZERS", tuple(made))
-    monkeypatch.setattr(bench, "load_initializer", lambda name, sources, sbert, cache=None: (
+    monkeypatch.setattr(loading, "load_initializer", lambda name, sources, sbert, cache=None: (
         made[name], {"first_load_s": 0.0, "cache_load_s": 0.0}))
     words_file = tmp_path / "words.txt"
     words_file.write_text("\n".join(words))

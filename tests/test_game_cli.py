@@ -184,3 +184,15 @@ def test_words_file_outside_the_board_list_still_plays_with_the_ai(tmp_path):
     shown = set(re.findall(r"[\[(][RBNA][\])] (\S+)", out))
     assert shown and {w.lower() for w in shown} <= set(novel)
     assert "targets:" in out                                  # --explain shows the AI's reasons
+
+
+def test_a_person_giving_hints_waits_before_the_first_prompt_not_after_it():
+    # Issue: the first hint outside the vocabulary stalled ~7 s mid-game behind a library's bar.
+    board = dealt_board(6)
+    out, err = assert_clean(run(["--red", "human:ai", "--blue", "auto", "--seed", "6", "--no-log"],
+                                "qwertyuiop 1\nquit\n"))
+    ready = out.index("Getting the AI agent ready to read any hint...")
+    assert ready < out.index("red captain, your hint> ")
+    assert "RED captain: QWERTYUIOP 1" in out
+    assert err.startswith("The AI plays on SBERT alone") and len(err.splitlines()) == 1   # no bars
+    assert all(word.upper() in out for word in board.words)

@@ -16,8 +16,8 @@ import pytest
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color
 from common import board_words, hint_words
-from model import AI, GreedyAgent, Hint, Weights, hint_problem
-from protocol import MAX_EXTRA_WORDS, Engine, agent_guesses, forget_extra_words, serve
+from model import AI, GreedyAgent, Hint, Weights, agent_plays, hint_problem
+from protocol import MAX_EXTRA_WORDS, Engine, forget_extra_words, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLY_TIMEOUT = 120  # seconds; the first request may wait for the model to load
@@ -255,21 +255,21 @@ def hand_made() -> Weights:
     return Weights("hand-made", HINTS, tuple(words), matrix)
 
 
-def test_agent_guesses_follow_the_count_and_skip_revealed_cards():
+def test_agent_plays_follow_the_count_and_skip_revealed_cards():
     weights = hand_made()
     board = Board.from_key(SEA + OTHER, [NEUTRAL] * 25)
     agent = GreedyAgent(weights)
     rng = np.random.default_rng(0)
-    assert agent_guesses(agent, board, Hint("ocean", 2), rng) == ["whale", "ship"]
-    assert agent_guesses(agent, board, Hint("ocean", 4), rng) == SEA
+    assert agent_plays(agent, board, Hint("ocean", 2), rng) == ["whale", "ship"]
+    assert agent_plays(agent, board, Hint("ocean", 4), rng) == SEA
     board.card("whale").revealed = True
-    assert agent_guesses(agent, board, Hint("ocean", 2), rng) == ["ship", "beach"]
+    assert agent_plays(agent, board, Hint("ocean", 2), rng) == ["ship", "beach"]
     assert not board.card("ship").revealed, "the simulation must not touch the board"
 
 
 def test_unlimited_guessing_stops_by_the_agents_own_threshold():
     board = Board.from_key(SEA + OTHER, [NEUTRAL] * 25)
-    picks = agent_guesses(GreedyAgent(hand_made(), threshold=0.65), board, Hint("ocean", None),
+    picks = agent_plays(GreedyAgent(hand_made(), threshold=0.65), board, Hint("ocean", None),
                           np.random.default_rng(0))
     assert picks == ["whale", "ship", "beach"]   # wave (0.6) is below the threshold
 

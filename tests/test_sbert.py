@@ -14,7 +14,7 @@ from helpers import ASSASSIN_WORD, BLUE_WORDS, KEY, NEUTRAL_WORDS, RED_WORDS, WO
 
 import initializers.sbert
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
-from model import Agent, CumsumCaptain, Hint, NoLegalHint, Weights, hint_problem
+from model import Agent, CumsumCaptain, Hint, NoLegalHint, Weights, agent_plays, hint_problem
 from players import AICaptain, AutoTeam, Game, Team
 
 TINY_HINTS = ["sea", "music", "money", "fire", "king"]
@@ -200,17 +200,8 @@ def test_no_legal_hint_is_reported():
 
 
 def agent_guesses(agent: Agent, hint: Hint, board: Board, seed: int = 0) -> list[str]:
-    """Ask an agent for guesses the way the game does, revealing own cards as it goes."""
-    rng, guesses = np.random.default_rng(seed), []
-    while hint.max_guesses is None or len(guesses) < hint.max_guesses:
-        word = agent.guess(board, hint, len(guesses), rng)
-        if word is None:
-            break
-        guesses.append(word)
-        if board.card(word).color is not RED:
-            break
-        board.reveal(word, RED)
-    return guesses
+    """The cards an agent would turn over for a hint (model.agent_plays), with a seeded rng."""
+    return agent_plays(agent, board, hint, np.random.default_rng(seed))
 
 
 STRONG = {"alpha": {"apple": 0.9, "bridge": 0.8, "castle": 0.7, "dragon": 0.6, "lemon": 0.2}}

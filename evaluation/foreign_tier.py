@@ -14,6 +14,14 @@ import argparse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import model
+from board import deal
+from common import progress, warn
+from evaluation.games import play_solo
+from evaluation.runner import run_all
+from evaluation.specs import Spec, build
+from evaluation.stats import count_table, pooled, summarize
+from evaluation.tables import fmt, table
 from foreign.agent import ForeignAgent
 from foreign.isolation import NotForeign, ai_reads, isolated
 from foreign.vectors import SOURCES, load
@@ -50,9 +58,6 @@ def default_initializer(weights: dict) -> str:
 
 def captain_specs(setup) -> list:
     """Each of the bench's captain styles on the default matrix, the default captain first."""
-    import model
-    from bench import Spec
-
     initializer = default_initializer(setup.weights)
     styles = list(dict.fromkeys((c.strategy, c.params) for c in setup.captains))
     styles.sort(key=lambda s: (s != (model.DEFAULT_CAPTAIN, ()),))
@@ -61,9 +66,6 @@ def captain_specs(setup) -> list:
 
 def tier_games(setup, item: tuple, tick: Callable[[], None] = lambda: None) -> list:
     """One captain with one foreign agent on every seed's board, alone."""
-    from bench import build, play_solo
-    from board import deal
-
     captain_spec, agent_name = item
     own = setup.weights[captain_spec.initializer]
     partners = [own, *(w for n, w in setup.weights.items() if n != captain_spec.initializer)]
@@ -94,9 +96,6 @@ def choose(requested: Sequence[str] | None, setup, sources: Path, sbert_model: s
 def run(setup, requested: Sequence[str] | None, sources: Path, sbert_model: str | None,
         jobs: int = 1) -> dict:
     """Play the tier and summarise it; {'skipped': why} when no foreign agent can play."""
-    from bench import run_all
-    from common import warn
-
     try:
         names, dropped = choose(requested, setup, sources, sbert_model)
     except NotForeign as error:
@@ -109,13 +108,11 @@ def run(setup, requested: Sequence[str] | None, sources: Path, sbert_model: str 
     for name in names:   # load before forking, so the workers share the vectors
         load(name)
     items = [(c, n) for c in captain_specs(setup) for n in names]
-    games = _play(setup, items, jobs, run_all)
+    games = _play(setup, items, jobs)
     return {"agents": names, "left_out": dropped, "rule": RULE, **summary(games, items)}
 
 
-def _play(setup, items: list, jobs: int, run_all: Callable) -> dict:
-    from common import progress
-
+def _play(setup, items: list, jobs: int) -> dict:
     with progress(total=len(items) * len(setup.seeds), desc="bench: foreign tier", unit="game",
                   mininterval=1.0, dynamic_ncols=True) as bar:
         return run_all(setup, tier_games, items, bar, jobs)
@@ -123,8 +120,6 @@ def _play(setup, items: list, jobs: int, run_all: Callable) -> dict:
 
 def summary(games: dict, items: list) -> dict:
     """Per pair, and the default captain's games pooled over the foreign agents (by board)."""
-    from bench import count_table, pooled, summarize
-
     tables = {item: count_table(games[item]) for item in items}
     default = items[0][0]
     return {
@@ -138,8 +133,6 @@ def summary(games: dict, items: list) -> dict:
 
 def markdown(section: dict | None) -> list[str]:
     """The tier's part of the report: the headline table, or the line saying why it was skipped."""
-    from bench import fmt, table
-
     lines = ["## Headline: foreign tier, single team", ""]
     if section is None:
         return lines + ["Not run (--no-foreign).", ""]
@@ -168,8 +161,6 @@ def markdown(section: dict | None) -> list[str]:
 
 def headline(section: dict | None) -> str | None:
     """One line for the terminal: the default captain with the foreign agents pooled."""
-    from bench import fmt
-
     if not section or "default" not in section:
         return None
     d = section["default"]
