@@ -28,8 +28,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import model
+from cluster import add_scheduler_argument, scheduler_address
 from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, SOURCES_DIR, atomic_write_bytes, load_words, warn
 from evaluation import foreign_tier
+from evaluation.executor import executor
 from evaluation.games import TEST_OFFSET
 from evaluation.levels import levels_markdown, run_levels
 from evaluation.loading import BenchError, load_all
@@ -89,7 +91,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "held-out = all but its agent's (default), all, or own")
     p.add_argument("--no-two-team", action="store_true", help="skip the two-team games")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="worker processes (default 1; results do not depend on it, latencies do)")
+                   help="Dask workers on this machine (default 1: no cluster; results do not depend on "
+                        "it, latencies do)")
+    add_scheduler_argument(p, "the games")
     p.add_argument("--duet", action="store_true", help="also run the Duet benchmark (duet.py)")
     p.add_argument("--levels", action="store_true",
                    help="only measure the game's AI levels (easy, normal, hard) with the game's AI, "
@@ -162,10 +166,11 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
                   specs(args.agents, model.AGENTS, loaded, "agent"), seeds, words,
                   model.CAPTAINS, model.AGENTS, partners=args.partners)
     setup.reference = None if args.no_two_team else reference_team(setup, model)
-    report = play_bench(setup, default_pair=(model.DEFAULT_CAPTAIN, model.DEFAULT_AGENT), jobs=args.jobs)
-    report["jobs"] = args.jobs
-    report["foreign"] = None if args.no_foreign else foreign_tier.run(
-        setup, args.foreign, args.sources, args.sbert_model, jobs=args.jobs)
+    with executor(args.jobs, scheduler_address(args.scheduler)) as games:
+        report = play_bench(setup, default_pair=(model.DEFAULT_CAPTAIN, model.DEFAULT_AGENT), jobs=games)
+        report["jobs"] = games.workers
+        report["foreign"] = None if args.no_foreign else foreign_tier.run(
+            setup, args.foreign, args.sources, args.sbert_model, jobs=games)
     report.update(load_times=load_times, missing=missing)
     if args.duet:
         report["duet"] = run_duet(seeds, setup, model)

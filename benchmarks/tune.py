@@ -36,7 +36,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from cluster import add_scheduler_argument, scheduler_address  # noqa: E402
 from common import BOARD_WORDS_PATH, SOURCES_DIR, atomic_write_bytes, load_words, progress, warn  # noqa: E402
+from evaluation.executor import Executor, executor  # noqa: E402
 from evaluation.games import TEST_OFFSET  # noqa: E402
 from evaluation.loading import BenchError, load_all  # noqa: E402
 from evaluation.report import REPORTS_DIR, to_json  # noqa: E402
@@ -63,11 +65,11 @@ def points(grid: dict[str, list[object]]) -> list[tuple[tuple[str, object], ...]
     return [tuple(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
 
 
-def evaluate(setups: list[Setup], cross_only: bool) -> dict:
-    """Play the setups' pairs and summarise their (cross-play) games as one pool."""
+def evaluate(setups: list[Setup], cross_only: bool, games: Executor | None = None) -> dict:
+    """Play the setups' pairs (on `games`, else here) and summarise their (cross-play) games as one pool."""
     tables = []
     for setup in setups:
-        tables += [count_table(games) for (c, a), games in run_solo(setup).items()
+        tables += [count_table(played) for (c, a), played in run_solo(setup, jobs=games or 1).items()
                    if not cross_only or c.initializer != a.initializer]
     return summarize(pooled(tables))
 
@@ -132,6 +134,9 @@ def arguments() -> argparse.ArgumentParser:
     p.add_argument("--partners", choices=PARTNER_POLICIES, default="held-out")
     p.add_argument("--out", type=Path, default=REPORTS_DIR / "tuning.json",
                    help="where to write the results as JSON")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="Dask workers on this machine (default 1: no cluster; results do not depend on it)")
+    add_scheduler_argument(p, "the games")
     return p
 
 
@@ -168,17 +173,18 @@ def main(argv: list[str]) -> int:
     if not cross:
         warn("tune: one initializer only, so this tunes self-play, which flatters the AI")
     started, results = time.perf_counter(), []
-    for params in progress(points(grid), desc="tune: grid", unit="point"):
-        try:
-            setups = plan(args, params, partner, weights, recipe, seeds, words)
-            summary = evaluate(setups, cross_only=cross)
-        except TypeError as error:   # a parameter the strategy does not take
-            warn(f"tune: {args.strategy} does not accept {dict(params)}: {error}")
-            return 2
-        except (ValueError, OSError) as error:
-            warn(f"tune: {error}")
-            return 2
-        results.append({"params": dict(params), **summary})
+    with executor(args.jobs, scheduler_address(args.scheduler)) as games:
+        for params in progress(points(grid), desc="tune: grid", unit="point"):
+            try:
+                setups = plan(args, params, partner, weights, recipe, seeds, words)
+                summary = evaluate(setups, cross_only=cross, games=games)
+            except TypeError as error:   # a parameter the strategy does not take
+                warn(f"tune: {args.strategy} does not accept {dict(params)}: {error}")
+                return 2
+            except (ValueError, OSError) as error:
+                warn(f"tune: {error}")
+                return 2
+            results.append({"params": dict(params), **summary})
     results.sort(key=lambda r: (r["mean_score"].value, -r["win_rate"].value))
     what = (f"recipe {args.strategy} with the default captain and agent" if recipe is not None
             else f"{args.role} {args.strategy} with {partner}")

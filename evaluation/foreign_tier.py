@@ -17,6 +17,7 @@ from pathlib import Path
 import model
 from board import deal
 from common import progress, warn
+from evaluation.executor import Executor
 from evaluation.games import play_solo
 from evaluation.runner import run_all
 from evaluation.specs import Spec, build
@@ -94,7 +95,7 @@ def choose(requested: Sequence[str] | None, setup, sources: Path, sbert_model: s
 
 
 def run(setup, requested: Sequence[str] | None, sources: Path, sbert_model: str | None,
-        jobs: int = 1) -> dict:
+        jobs: int | Executor = 1) -> dict:
     """Play the tier and summarise it; {'skipped': why} when no foreign agent can play."""
     try:
         names, dropped = choose(requested, setup, sources, sbert_model)
@@ -105,14 +106,14 @@ def run(setup, requested: Sequence[str] | None, sources: Path, sbert_model: str 
         line = f"foreign tier skipped: no foreign agent is installed; {install_hint()}"
         warn(f"bench: {line}")
         return {"skipped": line, "left_out": dropped}
-    for name in names:   # load before forking, so the workers share the vectors
+    for name in names:   # load once here: a game played in this process reads them at once
         load(name)
     items = [(c, n) for c in captain_specs(setup) for n in names]
     games = _play(setup, items, jobs)
     return {"agents": names, "left_out": dropped, "rule": RULE, **summary(games, items)}
 
 
-def _play(setup, items: list, jobs: int) -> dict:
+def _play(setup, items: list, jobs: int | Executor) -> dict:
     with progress(total=len(items) * len(setup.seeds), desc="bench: foreign tier", unit="game",
                   mininterval=1.0, dynamic_ncols=True) as bar:
         return run_all(setup, tier_games, items, bar, jobs)

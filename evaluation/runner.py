@@ -1,5 +1,5 @@
-"""Running the bench: the Setup, every pair's single-team games and every team's duels, in
-worker processes when asked; the report's data as a dict."""
+"""Running the bench: the Setup, every pair's single-team games and every team's duels, on
+Dask workers when asked (evaluation/executor.py); the report's data as a dict."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from board import Color, deal
 from common import ROOT, progress, warn
 from evaluation import human_tier
 from evaluation.analysis import analyse, speed
+from evaluation.executor import Executor, executor
 from evaluation.games import TEST_OFFSET, DuelResult, SoloResult, play_duel, play_solo
 from evaluation.specs import Spec, accepts, base_sources, build, partners_for
 from evaluation.stats import bootstrap_ratio, summarize_duels
@@ -54,41 +55,22 @@ def solo_games(setup: Setup, pair: tuple[Spec, Spec], tick: Callable[[], None] =
     return games
 
 
-def run_solo(setup: Setup, progress=None, jobs: int = 1) -> dict[tuple[Spec, Spec], list[SoloResult]]:
+def run_solo(setup: Setup, progress=None, jobs: int | Executor = 1
+             ) -> dict[tuple[Spec, Spec], list[SoloResult]]:
     """Every captain with every agent on every seed's board, alone."""
     return run_all(setup, solo_games, pairs_of(setup), progress, jobs)
 
 
-def run_all(setup: Setup, play: Callable, items: list, progress, jobs: int) -> dict:
-    """`play(setup, item)` for every item, in worker processes when jobs > 1; results in order.
+def run_all(setup: Setup, play: Callable, items: list, progress, jobs: int | Executor = 1) -> dict:
+    """`play(setup, item)` for every item, results in order: on `jobs` if it is an Executor,
+    else in this process for one job and on a LocalCluster of `jobs` Dask workers for more.
 
-    Every game is seeded, so the results do not depend on the number of jobs.
+    Every game is seeded, so the results do not depend on where or how many ways they are played.
     """
-    tick = progress.update if progress is not None else (lambda: None)
-    if jobs <= 1 or len(items) <= 1:
-        return {item: play(setup, item, tick) for item in items}
-    import multiprocessing
-
-    global _WORK
-    _WORK = (setup, play)   # inherited by the forked workers: the weights are not copied
-    try:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(items))) as pool:
-            results = {}
-            for item, result in pool.imap(_work, items):
-                results[item] = result
-                if progress is not None:
-                    progress.update(len(result))
-            return results
-    finally:
-        _WORK = None
-
-
-_WORK: tuple | None = None
-
-
-def _work(item):
-    setup, play = _WORK
-    return item, play(setup, item)
+    if isinstance(jobs, Executor):
+        return jobs.run(setup, play, items, progress)
+    with executor(jobs) as games:
+        return games.run(setup, play, items, progress)
 
 
 def teams_of(setup: Setup) -> list[tuple[Spec, Spec]]:
@@ -121,7 +103,8 @@ def duel_games(setup: Setup, team: tuple[Spec, Spec], tick: Callable[[], None] =
     return duels
 
 
-def run_duels(setup: Setup, progress=None, jobs: int = 1) -> dict[tuple[Spec, Spec], list[DuelResult]]:
+def run_duels(setup: Setup, progress=None, jobs: int | Executor = 1
+              ) -> dict[tuple[Spec, Spec], list[DuelResult]]:
     """Each team against the reference team on every board, once on each side."""
     if setup.reference is None:
         return {}
@@ -142,7 +125,7 @@ def reference_team(setup: Setup, model) -> tuple[Spec, Spec]:
     return Spec(captain, initializer), Spec(agent, initializer)
 
 
-def play_bench(setup: Setup, default_pair: tuple[str, str], jobs: int = 1) -> dict:
+def play_bench(setup: Setup, default_pair: tuple[str, str], jobs: int | Executor = 1) -> dict:
     """Play everything the setup asks for and return the report as a dict (without output)."""
     duel_games = 2 * len(setup.seeds) * len(teams_of(setup)) if setup.reference else 0
     total = len(pairs_of(setup)) * len(setup.seeds) + duel_games

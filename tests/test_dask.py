@@ -3,6 +3,7 @@ on an in-process cluster as in this process; the slow test checks it on the shar
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 from pathlib import Path
 
@@ -124,3 +125,75 @@ def test_the_shared_corpus_counted_by_partitions_on_a_cluster_equals_todays(shar
     hints = hint_words()
     for kind, count in (("neighbour", neighbour_counts), ("sentence", sentence_counts)):
         assert same(partitioned_counts(corpus, hints, kind, in_process), count(corpus, hints)), kind
+
+
+# --- the bench on Dask -----------------------------------------------------------------------------
+
+
+def tiny_setup(seeds: list[int]):
+    """Two small random matrices, two captains, two agents, and a reference team for duels."""
+    import model
+    from evaluation.runner import Setup
+    from evaluation.specs import Spec
+    from model import Weights
+
+    rng = np.random.default_rng(3)
+    letters = np.array(list("bcdfghjklmnpqrstvwxz"))
+    hints = list(dict.fromkeys("".join(rng.choice(letters, 7)) for _ in range(300)))
+    words = list(dict.fromkeys("".join(rng.choice(letters, 4)) for _ in range(40)))
+    base = rng.random((len(hints), len(words))) ** 3
+    made = {}
+    for noise, name in enumerate(("tinya", "tinyb")):
+        m = np.clip(base + 0.15 * np.random.default_rng(noise).random(base.shape), 0, None)
+        made[name] = Weights(name, tuple(hints), tuple(words), (m / m.max()).astype(np.float32))
+    captains, agents = list(model.CAPTAINS)[:2], list(model.AGENTS)[:2]
+    setup = Setup(made, [Spec(c, i) for c in captains for i in made],
+                  [Spec(a, i) for a in agents for i in made], seeds, words, model.CAPTAINS, model.AGENTS)
+    setup.reference = (Spec(captains[0], "tinya"), Spec(agents[0], "tinya"))
+    return setup
+
+
+def played(results: dict) -> dict:
+    """Each item's games without their timings."""
+    def game(g):
+        fields = dataclasses.asdict(g)
+        return {k: v for k, v in fields.items() if not k.endswith("_seconds")}
+    return {item: [game(g) for g in games] for item, games in results.items()}
+
+
+def test_a_tiny_bench_on_an_in_process_cluster_plays_the_local_games(in_process):
+    from evaluation.executor import DaskExecutor
+    from evaluation.runner import run_duels, run_solo
+
+    setup = tiny_setup([5, 6, 7])
+    here = played(run_solo(setup)), played(run_duels(setup))
+    on_dask = DaskExecutor(in_process)
+    assert (played(run_solo(setup, jobs=on_dask)), played(run_duels(setup, jobs=on_dask))) == here
+    assert list(run_solo(setup, jobs=on_dask)) == list(here[0])     # items in the local order
+
+
+def test_the_matrices_travel_once_per_worker_not_once_per_game(in_process):
+    from evaluation.executor import DaskExecutor
+    from evaluation.runner import run_duels, run_solo
+
+    setup, on_dask = tiny_setup([1, 2]), DaskExecutor(in_process)
+    scattered = []
+    scatter = in_process.scatter
+    in_process.scatter = lambda data, **options: scattered.append(options) or scatter(data, **options)
+    try:
+        run_solo(setup, jobs=on_dask)
+        run_duels(setup, jobs=on_dask)
+    finally:
+        in_process.scatter = scatter
+    assert scattered == [{"broadcast": True, "hash": False}]
+
+
+def test_without_dask_the_bench_plays_here_after_one_line(monkeypatch, capsys):
+    from evaluation.executor import Executor, executor
+
+    def missing():
+        raise cluster.ClusterUnavailable(cluster.MISSING)
+    monkeypatch.setattr(cluster, "_distributed", missing)
+    with executor(jobs=2) as games:
+        assert type(games) is Executor
+    assert capsys.readouterr().err == f"bench: {cluster.MISSING}; playing in this process\n"
