@@ -58,10 +58,24 @@ def client(scheduler: str | None = None, workers: int = 1, processes: bool = Tru
             with connection:
                 yield connection
             return
-        local = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
-                                         processes=processes, dashboard_address=None)
+        with _glibc_malloc():
+            local = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
+                                             processes=processes, dashboard_address=None)
         with local, distributed.Client(local) as connection:
             yield connection
+
+
+@contextlib.contextmanager
+def _glibc_malloc() -> Iterator[None]:
+    """Workers started without the MALLOC_TRIM_THRESHOLD_ a Nanny sets by default: any fixed
+    threshold stops glibc from raising its mmap threshold, so that every large numpy temporary
+    is mapped and unmapped again, and a bench game took 2.2 times as long (docs/decisions/0028-dask.md)."""
+    import dask
+
+    key = "distributed.nanny.pre-spawn-environ"
+    environ = {k: v for k, v in (dask.config.get(key) or {}).items() if k != "MALLOC_TRIM_THRESHOLD_"}
+    with dask.config.set({key: environ}):
+        yield
 
 
 @contextlib.contextmanager

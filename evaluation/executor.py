@@ -1,7 +1,9 @@
 """Where the bench's games are played: in this process, or on the workers of a Dask cluster
 (cluster.py), a LocalCluster of `--jobs` workers or a running one that `--scheduler` names.
 
-On a cluster every game is one task: `play(setup, item)` for one item on one seed. The weight
+On a cluster a task plays `play(setup, item)` for one item on a run of its seeds: one run per item
+when there are enough items to keep every worker busy (`TASKS_PER_WORKER`), else shorter ones
+(a task of one short game costs more in scheduling than it plays). The weight
 matrices travel once per worker (scattered to all of them when a setup is first seen), never with
 a game. Every game is seeded and builds its own players, so the results are the same wherever
 and in whatever order the games are played.
@@ -15,6 +17,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from common import warn
+
+TASKS_PER_WORKER = 4   # at least this many tasks per worker, so that the last ones end together
 
 
 class Executor:
@@ -42,13 +46,14 @@ class DaskExecutor(Executor):
 
         weights = self._weights(setup.weights)
         shell = dataclasses.replace(setup, weights={})
-        tasks = {(item, seed): self.connection.submit(_game, weights, shell, play, item, seed, pure=False)
-                 for item in items for seed in setup.seeds}
+        runs = seed_runs(setup.seeds, -(-TASKS_PER_WORKER * self.workers // max(1, len(items))))
+        tasks = {(item, i): self.connection.submit(_games, weights, shell, play, item, run, pure=False)
+                 for item in items for i, run in enumerate(runs)}
         for done in as_completed(tasks.values()):
             if progress is not None:
                 progress.update(len(done.result()))
         results = dict(zip(tasks, self.connection.gather(list(tasks.values())), strict=True))
-        return {item: [game for seed in setup.seeds for game in results[item, seed]] for item in items}
+        return {item: [game for i in range(len(runs)) for game in results[item, i]] for item in items}
 
     def _weights(self, weights: dict) -> Any:
         """The weights' future on every worker: scattered when other weights than the last are
@@ -58,9 +63,17 @@ class DaskExecutor(Executor):
         return self._sent[1]
 
 
-def _game(weights: dict, shell: Any, play: Callable, item: Any, seed: int) -> list:
-    """On a worker: the games of `item` on one seed."""
-    return play(dataclasses.replace(shell, weights=weights, seeds=[seed]), item)
+def seed_runs(seeds: list[int], parts: int) -> list[list[int]]:
+    """`seeds` in at most `parts` consecutive runs of nearly equal length, in order."""
+    parts = max(1, min(parts, len(seeds)))
+    size, extra = divmod(len(seeds), parts)
+    bounds = [i * size + min(i, extra) for i in range(parts + 1)]
+    return [seeds[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+def _games(weights: dict, shell: Any, play: Callable, item: Any, seeds: list[int]) -> list:
+    """On a worker: the games of `item` on a run of seeds."""
+    return play(dataclasses.replace(shell, weights=weights, seeds=seeds), item)
 
 
 @contextlib.contextmanager

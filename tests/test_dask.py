@@ -170,6 +170,18 @@ def test_a_tiny_bench_on_an_in_process_cluster_plays_the_local_games(in_process)
     on_dask = DaskExecutor(in_process)
     assert (played(run_solo(setup, jobs=on_dask)), played(run_duels(setup, jobs=on_dask))) == here
     assert list(run_solo(setup, jobs=on_dask)) == list(here[0])     # items in the local order
+    one = dataclasses.replace(setup, captains=setup.captains[:1], agents=setup.agents[:1])   # runs of seeds
+    assert played(run_solo(one, jobs=on_dask)) == played(run_solo(one))
+
+
+def test_seed_runs_keep_every_seed_once_in_order():
+    from evaluation.executor import seed_runs
+
+    for n in range(0, 9):
+        for parts in range(1, 12):
+            runs = seed_runs(list(range(n)), parts)
+            assert [s for run in runs for s in run] == list(range(n))
+            assert len(runs) == max(1, min(parts, n)) and max(map(len, runs)) - min(map(len, runs)) <= 1
 
 
 def test_the_matrices_travel_once_per_worker_not_once_per_game(in_process):
