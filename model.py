@@ -279,6 +279,7 @@ class HintChoice:
     danger: tuple[str, float] | None          # the strongest non-team card for this hint
     runners_up: tuple[tuple[str, int, float], ...] = ()
     score: float = 0.0
+    readers: tuple[tuple[str, bool], ...] = ()   # each reader family: does it rank the targets first?
 
 
 class NoLegalHint(Exception):
@@ -543,6 +544,58 @@ def silhouette(points: np.ndarray, labels: np.ndarray) -> float:
     return float(np.where(sizes > 1, scores, 0.0).mean())
 
 
+# Which source family each matrix reads: matrices of one family are one voice, not several.
+# A name not listed is a family of its own (SBERT; a user's matrix).
+FAMILIES: dict[str, str] = {
+    "word_collocations": "corpus", "sentence_collocations": "corpus", "fasttext": "corpus",
+    "association": "norms", "eat": "norms",
+    "direct": "mixed", "double_link": "mixed", "combined": "mixed",
+}
+
+
+def family_of(weights: Weights) -> str:
+    """The source family of a matrix (`FAMILIES`), its own name when it has none listed."""
+    return FAMILIES.get(weights.name, weights.name)
+
+
+def family_members(partners: Sequence[Weights]) -> np.ndarray:
+    """Families × partners, 1 where the partner belongs to the family (families in first-seen order)."""
+    names = list(dict.fromkeys(family_of(p) for p in partners))
+    return np.array([[family_of(p) == f for p in partners] for f in names], dtype=np.float64)
+
+
+@functools.lru_cache(maxsize=4)
+def zipf_of(hints: tuple[str, ...]) -> np.ndarray:
+    """Each hint's wordfreq Zipf frequency (log10 per billion words; 0 if unknown)."""
+    from wordfreq import zipf_frequency
+    return np.array([zipf_frequency(h, "en") for h in hints], dtype=np.float64)
+
+
+def voices(values: np.ndarray, fatal: np.ndarray, members: np.ndarray, belief: np.ndarray,
+           speaks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Partners' simulated values and fatal chances (partners × hints × counts) heard as the
+    voices of their families (`members`, families × partners): within a family, the mean of
+    its partners that speak on a hint (`speaks`, partners × hints), weighted by `belief`;
+    between families, equal weights, each family's its mean belief. Returns, per hint and
+    count, the worst family's value, the families' mean value, the mean and the worst fatal
+    chance. A hint no partner speaks on is heard from all of them."""
+    speaks = speaks | ~speaks.any(axis=0)                              # (P, n)
+    heard = members[:, :, None] * (belief[:, None] * speaks)[None]     # (F, P, n)
+    share = heard.sum(axis=1)                                          # (F, n)
+    present = share > 0
+    within = heard / np.where(present, share, 1.0)[:, None]
+    family_values = np.einsum("fpn,pnk->fnk", within, values)
+    family_fatal = np.einsum("fpn,pnk->fnk", within, fatal)
+    weight = share / np.maximum(np.einsum("fp,pn->fn", members, speaks.astype(float)), 1.0)
+    weight /= weight.sum(axis=0)                                        # (F, n)
+    mean = np.einsum("fn,fnk->nk", weight, family_values)
+    danger = np.einsum("fn,fnk->nk", weight, family_fatal)
+    absent = ~present[..., None]
+    worst = np.where(absent, np.inf, family_values).min(axis=0)
+    worst_danger = np.where(absent, -np.inf, family_fatal).max(axis=0)
+    return worst, mean, danger, worst_danger
+
+
 def softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:
     """Shares proportional to exp(`logits`) along `axis`, summing to 1."""
     shares = np.exp(logits - logits.max(axis=axis, keepdims=True))    # no overflow
@@ -610,8 +663,12 @@ class ExpectedCaptain(Captain):
                  endgame: int = 2, max_count: int = 4, seed: int = 0,
                  caution: float = 0.5, widen_below: float | None = None,
                  reading_temperature: float = 0.05, slip: float = 0.1,
-                 doublings: int = 2, doubling_cost: float = 0.1, alone: bool = False):
+                 doublings: int = 2, doubling_cost: float = 0.1, alone: bool = False,
+                 by_family: bool = False, worst_danger: float = 0.0, abstain: bool = False,
+                 rarity: float = 0.0, common: float = 4.0, min_zipf: float = 0.0):
         super().__init__(weights, max_count)
+        self.by_family, self.worst_danger, self.abstain = by_family, worst_danger, abstain
+        self.rarity, self.common, self.min_zipf = rarity, common, min_zipf
         self.alone = alone
         self.partners = list(partners) or [weights]
         self.temperature = temperature if partners else twin_temperature
@@ -636,6 +693,8 @@ class ExpectedCaptain(Captain):
         # How the partners' readings have foreseen the agent's guesses: log-likelihoods.
         self.reading_temperature, self.slip = reading_temperature, slip
         self.evidence = np.zeros(len(self.partners))
+        self.members = (family_members(self.partners) if by_family
+                        else np.eye(len(self.partners)))
 
     def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
         """Learn from what the agent turned over for a hint, in order, among the cards face
@@ -681,6 +740,8 @@ class ExpectedCaptain(Captain):
 
     def score(self, situation: Situation, board: Board) -> np.ndarray:
         table = np.full((len(situation.legal), self.depth(situation)), -np.inf)
+        if self.min_zipf:
+            situation.legal = situation.legal & (zipf_of(self.weights.hints) >= self.min_zipf)
         own = self.shortlist(situation, board)
         self.simulate(situation, board, own, table)
         if len(self.partners) > 1 and table.max() < self.widen_below:
@@ -703,10 +764,49 @@ class ExpectedCaptain(Captain):
         # (`losing`) is priced at that mean, unblended: a partner silent on a hint guesses at
         # random in the simulation, so the worst partner's chance is about one in the cards
         # left for most hints, a floor that hides the ones the informed partners see as fatal.
-        belief = self.belief()
-        mean, danger = np.tensordot(belief, values, axes=1), np.tensordot(belief, fatal, axes=1)
-        table[chosen] = (self.caution * values.min(axis=0) + (1 - self.caution) * mean
-                         - self.assassin_price(situation) * risk * danger)
+        speaks = self.speaking(situation, chosen)                       # (partners, n)
+        worst, mean, danger, worst_danger = voices(values, fatal, self.members,
+                                                   self.belief(), speaks)
+        danger = (1 - self.worst_danger) * danger + self.worst_danger * worst_danger
+        table[chosen] = (self.caution * worst + (1 - self.caution) * mean
+                         - self.assassin_price(situation) * risk * danger
+                         - self.prior()[chosen, None])
+
+    def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
+        choice = super().give_hint(board, team, given)
+        return replace(choice, readers=self.agreement(board, choice))
+
+    def agreement(self, board: Board, choice: HintChoice) -> tuple[tuple[str, bool], ...]:
+        """Each family of partners that reads the hint itself (not through a backoff), and
+        whether every such partner ranks the targets above every other face-down card."""
+        words = board.unrevealed_words()
+        targets = np.isin(words, choice.targets)
+        verdicts: dict[str, bool] = {}
+        for partner in self.partners:
+            if partner.backoff is not None and not partner.own_row(choice.hint.word, words).any():
+                continue
+            row = partner.hint_row(choice.hint.word, words)
+            agrees = bool(targets.all() or row[targets].min() > row[~targets].max())
+            family = family_of(partner)
+            verdicts[family] = verdicts.get(family, True) and agrees
+        return tuple(verdicts.items())
+
+    def speaking(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
+        """Partners × chosen hints: whether the partner has its own reading of the hint. One
+        silent on it reads it through its backoff, a partner already heard: with `abstain`
+        it is left out of that hint's voices rather than heard twice."""
+        if not self.abstain:
+            return np.ones((len(self.partners), len(chosen)), dtype=bool)
+        hints = [self.weights.hints[i] for i in chosen]
+        return np.stack([p.own_rows(hints, situation.words).any(axis=1) | (p.backoff is None)
+                         for p in self.partners])
+
+    def prior(self) -> np.ndarray:
+        """What each hint of the vocabulary costs for being rare, in own cards: `rarity` per
+        Zipf unit below `common` (people give common words; rare ones are the corpus's)."""
+        if not self.rarity:
+            return np.zeros(len(self.weights.hints))
+        return self.rarity * np.maximum(0.0, self.common - zipf_of(self.weights.hints))
 
     def assassin_price(self, situation: Situation) -> float:
         """What a card that loses costs, in own cards: more in the endgame of a team alone."""

@@ -1,5 +1,7 @@
 """Captain and agent strategies on hand-made matrices whose best answer is known."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -492,3 +494,54 @@ def test_silhouette_follows_its_definition():
         return (b - a) / max(a, b)
 
     assert silhouette(points, labels) == pytest.approx(np.mean([by_hand(i) for i in range(5)]))
+
+
+def test_a_rare_accidental_hint_loses_to_a_common_one_under_the_rarity_prior():
+    # "pomology" (Zipf ~1) links the apple and the pear; "fruit" (~4.6) the apple clearly, the
+    # pear hardly. A corpus's statistics favour the rare word; people would say "fruit".
+    hints = ("fruit", "pomology")
+    fruit = MATRIX[1].copy()
+    fruit[4] = 0.05
+    matrix = np.array([fruit, MATRIX[1]], dtype=np.float32)
+    w = weights(matrix, hints)
+    plain = ExpectedCaptain(w, partners=[w], alone=True).give_hint(board(), RED)
+    prior = ExpectedCaptain(w, partners=[w], alone=True, rarity=1.0).give_hint(board(), RED)
+    assert plain.hint.word == "pomology"
+    assert prior.hint.word == "fruit"
+
+
+def family(name: str, matrix=MATRIX) -> Weights:
+    return Weights(name, HINTS, tuple(WORDS), matrix.copy())
+
+
+def test_a_hint_one_reader_family_rejects_gets_a_smaller_count():
+    # Three corpus matrices read "ocean" as three own cards, with SHARK far; SBERT reads
+    # BEACH below SHARK. Heard as three voices against one, SBERT's doubt is outvoted; heard as
+    # one family against another, it weighs half, and "ocean" is given for two.
+    matrix = MATRIX.copy()
+    matrix[0, 7] = 0.05
+    matrix[1, 3:5] = 0.0                   # no other hint competes
+    doubt = matrix.copy()
+    doubt[0, 2], doubt[0, 7] = 0.05, 0.5   # beach: far below the assassin for SBERT
+    corpus = [family(n, matrix) for n in ("word_collocations", "sentence_collocations", "fasttext")]
+    partners = [*corpus, family("sbert", doubt)]
+
+    def count(**options) -> int:
+        return ExpectedCaptain(corpus[0], partners=partners, caution=0.2, alone=True,
+                               assassin_cost=1.0,
+                               **options).give_hint(board(), RED).hint.count
+
+    assert count() == 3
+    assert count(by_family=True) == 2
+
+
+def test_the_choice_names_the_reader_families_that_agree():
+    matrix = MATRIX.copy()
+    matrix[1, 7] = 0.95                    # SBERT reads "fruit" as the shark
+    partners = [family("fasttext"), family("sbert", matrix)]
+    captain = ExpectedCaptain(partners[0], partners=partners, by_family=True)
+    choice = captain.give_hint(board(), RED)
+    verdicts = dict(captain.agreement(board(), replace(choice, hint=Hint("fruit", 2),
+                                                       targets=("apple", "pear"))))
+    assert verdicts == {"corpus": True, "sbert": False}
+    assert choice.readers and all(isinstance(name, str) for name, _ in choice.readers)
