@@ -289,6 +289,11 @@ class NoLegalHint(Exception):
 # Below what value of its best own hint an `ExpectedCaptain` also simulates its partners' hints.
 WIDEN_SPARSE, WIDEN_DENSE = 0.0, -1.0
 
+# For an unknown agent, a count is given only if every reader that knows the hint ranks that many
+# own cards first and the assassin below this many other cards (tuned on seeds 0-29 with the
+# foreign agents: 2 and 3 alike, docs/decisions/0027-captain-for-strangers.md).
+STRANGER_ASSASSIN_GAP = 3
+
 # What a card in the agent's reach is worth to the captain, relative to its team.
 OWN, NEUTRAL_VALUE, OPPONENT_VALUE, ASSASSIN_VALUE = 1.0, -1.0, -1.5, -10.0
 
@@ -664,10 +669,19 @@ class ExpectedCaptain(Captain):
                  caution: float = 0.5, widen_below: float | None = None,
                  reading_temperature: float = 0.05, slip: float = 0.1,
                  doublings: int = 2, doubling_cost: float = 0.1, alone: bool = False,
-                 by_family: bool = False, worst_danger: float = 0.0, abstain: bool = False,
+                 strangers: bool | None = None, assassin_gap: int = STRANGER_ASSASSIN_GAP,
+                 by_family: bool | None = None, abstain: bool | None = None,
+                 consensus: bool | None = None, worst_danger: float = 0.0,
                  rarity: float = 0.0, common: float = 4.0, min_zipf: float = 0.0):
         super().__init__(weights, max_count)
-        self.by_family, self.worst_danger, self.abstain = by_family, worst_danger, abstain
+        # With partners the agent is unknown: hear the readers as families (`voices`), each
+        # reading a hint itself, and give only counts every one of them reaches (`reach`).
+        strangers = bool(partners) if strangers is None else strangers
+        self.by_family = strangers if by_family is None else by_family
+        self.abstain = strangers if abstain is None else abstain
+        self.consensus = strangers if consensus is None else consensus
+        self.assassin_gap = assassin_gap if self.consensus else 0
+        self.worst_danger = worst_danger
         self.rarity, self.common, self.min_zipf = rarity, common, min_zipf
         self.alone = alone
         self.partners = list(partners) or [weights]
@@ -740,6 +754,7 @@ class ExpectedCaptain(Captain):
 
     def score(self, situation: Situation, board: Board) -> np.ndarray:
         table = np.full((len(situation.legal), self.depth(situation)), -np.inf)
+        self.reached = np.zeros(len(situation.legal))   # per hint: the count all readers reach
         if self.min_zipf:
             situation.legal = situation.legal & (zipf_of(self.weights.hints) >= self.min_zipf)
         own = self.shortlist(situation, board)
@@ -748,7 +763,14 @@ class ExpectedCaptain(Captain):
             wider = self.shortlist(situation, board, views=[p.board_matrix(situation.words)
                                                              for p in self.partners])
             self.simulate(situation, board, np.setdiff1d(wider, own), table)
-        return table
+        return self.agreed(table) if self.consensus else table
+
+    def agreed(self, table: np.ndarray) -> np.ndarray:
+        """The table without the counts that some reader speaking on the hint does not reach
+        (`reached`); unchanged when that leaves no hint, as a hint must still be given."""
+        k = np.arange(1, table.shape[1] + 1)
+        kept = np.where(k <= self.reached[:, None], table, -np.inf)
+        return kept if np.isfinite(kept).any() else table
 
     def simulate(self, situation: Situation, board: Board, chosen: np.ndarray,
                  table: np.ndarray) -> None:
@@ -757,8 +779,9 @@ class ExpectedCaptain(Captain):
             return
         risk = self.risk(board, situation.team)
         readings = [self.expected(situation, partner, chosen, risk) for partner in self.partners]
-        values = np.stack([value for value, _ in readings])
-        fatal = np.stack([chance for _, chance in readings])
+        values = np.stack([value for value, _, _ in readings])
+        fatal = np.stack([chance for _, chance, _ in readings])
+        sure = np.stack([reach for _, _, reach in readings])             # (partners, n)
         # The costs of a miss that ends the turn are blended between the worst partner and the
         # mean, weighted by what each has foreseen of the agent (`caution`). A card that loses
         # (`losing`) is priced at that mean, unblended: a partner silent on a hint guesses at
@@ -771,6 +794,7 @@ class ExpectedCaptain(Captain):
         table[chosen] = (self.caution * worst + (1 - self.caution) * mean
                          - self.assassin_price(situation) * risk * danger
                          - self.prior()[chosen, None])
+        self.reached[chosen] = np.where(speaks | ~speaks.any(axis=0), sure, np.inf).min(axis=0)
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
         choice = super().give_hint(board, team, given)
@@ -826,10 +850,11 @@ class ExpectedCaptain(Captain):
         return np.argpartition(-best, n - 1)[:n] if n else np.array([], dtype=int)
 
     def expected(self, situation: Situation, partner: Weights, chosen: np.ndarray,
-                 risk: float) -> tuple[np.ndarray, np.ndarray]:
+                 risk: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each chosen hint and count 1..depth, under one partner's weights: the expected
         own cards less the expected cost of a miss that does not lose, and the chance of a
-        miss that does (`losing`)."""
+        miss that does (`losing`); and for each hint, how many own cards the partner's plain
+        ranking puts first, short of `assassin_gap` cards from the assassin (its reach)."""
         # As the partner's agent reads them, backoff included, even for the captain's own matrix.
         w = partner.hint_rows([self.weights.hints[i] for i in chosen], situation.words)
         rng = np.random.default_rng(self.seed)  # common random numbers: fair between hints
@@ -853,7 +878,25 @@ class ExpectedCaptain(Captain):
         k = np.arange(1, self.depth(situation) + 1)
         found = np.minimum(miss[..., None], k).mean(axis=0)                 # (n, depth)
         missed = (miss[..., None] < k).mean(axis=0)
-        return found - missed * (miss_cost * risk)[:, None], missed * fatal[:, None]
+        return found - missed * (miss_cost * risk)[:, None], missed * fatal[:, None], \
+            self.reach(situation, w)
+
+    def reach(self, situation: Situation, w: np.ndarray) -> np.ndarray:
+        """For each row of `w` (hints × cards): how many own cards the plain ranking puts above
+        every other card; none when the assassin is among its `assassin_gap` strongest other
+        cards or tied with them (a reader that strays once may meet it), or is not last when
+        fewer are left."""
+        own, others = situation.own, ~situation.own
+        if not others.any():
+            return np.full(len(w), float(own.sum()))
+        clear = (w[:, own] > w[:, others].max(axis=1, keepdims=True)).sum(axis=1).astype(float)
+        assassin = situation.mask(ASSASSIN)
+        if not assassin.any() or not self.assassin_gap:
+            return clear
+        # Other cards weighed at least as the assassin (itself not counted): ties are no shield.
+        rank = (w[:, others] >= w[:, assassin].max(axis=1, keepdims=True)).sum(axis=1) - 1
+        gap = min(self.assassin_gap, int(others.sum()) - 1)   # few cards left: it may be last
+        return np.where(rank < gap, 0.0, clear)
 
     @staticmethod
     def losing(situation: Situation) -> np.ndarray:

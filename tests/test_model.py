@@ -147,12 +147,12 @@ def test_the_captain_prices_a_rare_assassin_at_its_chance_not_at_its_count_in_th
     for samples in (4, 20_000):
         captain = ExpectedCaptain(weights(matrix), partners=[weights(matrix), weights(matrix)],
                                   temperature=0.02, samples=samples)
-        value, assassin = captain.expected(situation, weights(matrix), weather, risk=1.0)
+        value, assassin, _ = captain.expected(situation, weights(matrix), weather, risk=1.0)
         assert assassin[0, 0] == pytest.approx(chances[7], rel=1e-3)     # 1 / (1 + e⁴)
         neutral_first = chances[6] * captain.neutral_cost
         assert value[0, 0] == pytest.approx(chances[:5].sum() - neutral_first, abs=1e-3)
     # Where the samples do matter, when the turn ends, they converge on the same chances.
-    value, assassin = captain.expected(situation, weights(), np.array([HINTS.index("ocean")]), 1.0)
+    value, assassin, _ = captain.expected(situation, weights(), np.array([HINTS.index("ocean")]), 1.0)
     ocean = agent_chances(MATRIX[0])
     assert assassin[0, 0] == pytest.approx(ocean[7], abs=0.01)
 
@@ -167,7 +167,7 @@ def test_a_captain_alone_pays_only_for_the_cards_that_lose():
     situation = Situation.of(w, behind, RED)
     weather = np.array([HINTS.index("weather")])
     chances = agent_chances(MATRIX[3])
-    value, _ = alone.expected(situation, w, weather, risk=1.0)
+    value, _, _ = alone.expected(situation, w, weather, risk=1.0)
     assert value[0, 0] == pytest.approx(chances[:5].sum(), abs=1e-3)
     assert racing.expected(situation, w, weather, risk=1.0)[0][0, 0] < value[0, 0] - 0.2
 
@@ -177,7 +177,7 @@ def test_the_opponents_last_card_loses_like_the_assassin(alone):
     # Blue has only PIANO left: turning it over wins the game for blue, alone or not.
     w = weights()
     captain, music = ExpectedCaptain(w, alone=alone), np.array([HINTS.index("music")])
-    value, losing = captain.expected(Situation.of(w, board(), RED), w, music, risk=1.0)
+    value, losing, _ = captain.expected(Situation.of(w, board(), RED), w, music, risk=1.0)
     assert losing[0, 0] > 0.99
     # It is priced once, as a loss, not also as a miss on an opponent's card.
     assert value[0, 0] == pytest.approx(0.0, abs=0.01)
@@ -196,7 +196,7 @@ def test_in_the_endgame_the_assassin_costs_more():
         situation = Situation.of(w, b, RED)
         plain = ExpectedCaptain(w, partners=[w, w], alone=True, endgame_assassin_cost=8.0)
         dearer = ExpectedCaptain(w, partners=[w, w], alone=True)
-        _, fatal = plain.expected(situation, w, np.array([ocean]), risk=1.0)
+        _, fatal, _ = plain.expected(situation, w, np.array([ocean]), risk=1.0)
         cut = plain.score(situation, b)[ocean, 0] - dearer.score(situation, b)[ocean, 0]
         return 8.0 + cut / fatal[0, 0]
 
@@ -217,7 +217,7 @@ def test_the_assassin_is_priced_at_the_chance_of_the_partners_the_agent_reads_li
     fatal_matrix[0, 7] = 0.99                 # ...except for one partner, who reads it first
     fatal_matrix[HINTS.index("noise"), WORDS.index("piano")] = 0.9   # and "noise" as PIANO
     safe, fatal = weights(safe_matrix), weights(fatal_matrix)
-    captain = ExpectedCaptain(safe, partners=[safe] * 20 + [fatal], caution=0.0)
+    captain = ExpectedCaptain(safe, partners=[safe] * 20 + [fatal], caution=0.0, strangers=False)
     # One partner in twenty-one would read "ocean" into the assassin: a small chance.
     assert captain.give_hint(board(), RED).hint == Hint("ocean", 3)
 
@@ -251,7 +251,7 @@ def test_the_captain_learns_which_partner_reads_like_its_agent():
     like[HINTS.index("noise"), WORDS.index("piano")] = 0.9
     unlike[HINTS.index("fruit")] = [0.05, 0.05, 0.05, 0.90, 0.88, 0.05, 0.99, 0.05]
     own, other = weights(like), weights(unlike)
-    captain = ExpectedCaptain(own, partners=[own, other], caution=0.0)
+    captain = ExpectedCaptain(own, partners=[own, other], caution=0.0, strangers=False)
     assert captain.belief().tolist() == [0.5, 0.5]
     # Half the partners would miss with "fruit": one sure card ("weather") is worth more.
     assert captain.give_hint(board(), RED, ["noise"]).hint == Hint("weather", 1)
