@@ -649,6 +649,11 @@ class ExpectedCaptain(Captain):
     so care costs few cards, and by then the captain has learnt its agent.
     Racing, the care would cost turns that the opponent uses.
 
+    With partners its agent is a stranger (`strangers`): the partners are heard as families
+    of sources, one voice each (`voices`); a partner silent on a hint abstains rather than echo
+    its backoff; and a count is given only if every reader that knows the hint ranks that many
+    own cards first and the assassin below its `assassin_gap` strongest other cards (`reach`).
+
     It simulates the `candidates` hints that its own matrix likes best; when
     none is worth `widen_below` cards, it also simulates those its partners
     like best on average, as a hard card may need a hint its matrix misses.
@@ -782,11 +787,13 @@ class ExpectedCaptain(Captain):
         values = np.stack([value for value, _, _ in readings])
         fatal = np.stack([chance for _, chance, _ in readings])
         sure = np.stack([reach for _, _, reach in readings])             # (partners, n)
-        # The costs of a miss that ends the turn are blended between the worst partner and the
-        # mean, weighted by what each has foreseen of the agent (`caution`). A card that loses
+        # The costs of a miss that ends the turn are blended between the worst voice (a partner,
+        # or with `by_family` a family of them) and the mean, weighted by what each has foreseen
+        # of the agent (`caution`). A card that loses
         # (`losing`) is priced at that mean, unblended: a partner silent on a hint guesses at
         # random in the simulation, so the worst partner's chance is about one in the cards
-        # left for most hints, a floor that hides the ones the informed partners see as fatal.
+        # left for most hints, a floor that hides the ones the informed partners see as fatal
+        # (`worst_danger` blends in the worst voice's chance anyway; 0 was measured best).
         speaks = self.speaking(situation, chosen)                       # (partners, n)
         worst, mean, danger, worst_danger = voices(values, fatal, self.members,
                                                    self.belief(), speaks)
