@@ -16,6 +16,7 @@ from model import (
     ExpectedCaptain,
     GreedyAgent,
     Hint,
+    HintChoice,
     Situation,
     ThresholdAgent,
     Weights,
@@ -545,3 +546,11 @@ def test_the_choice_names_the_reader_families_that_agree():
                                                        targets=("apple", "pear"))))
     assert verdicts == {"corpus": True, "sbert": False}
     assert choice.readers and all(isinstance(name, str) for name, _ in choice.readers)
+
+
+def test_explain_names_the_readers_that_agree():
+    from renderer import Renderer
+
+    choice = HintChoice(Hint("ocean", 2), ("whale", "ship"), (0.9, 0.8), ("shark", 0.3),
+                        readers=(("mixed", True), ("corpus", True), ("sbert", False)))
+    assert "readers agreeing: mixed, corpus; not: sbert" in Renderer.explanation(choice)
