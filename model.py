@@ -272,6 +272,7 @@ class HintChoice:
     danger: tuple[str, float] | None          # the strongest non-team card for this hint
     runners_up: tuple[tuple[str, int, float], ...] = ()
     score: float = 0.0
+    readers: tuple[tuple[str, bool], ...] = ()   # each reader family: does it rank the targets first?
 
 
 class NoLegalHint(Exception):
@@ -280,6 +281,11 @@ class NoLegalHint(Exception):
 
 # Below what value of its best own hint an `ExpectedCaptain` also simulates its partners' hints.
 WIDEN_SPARSE, WIDEN_DENSE = 0.0, -1.0
+
+# For an unknown agent, a count is given only if every reader that knows the hint ranks that many
+# own cards first and the assassin below this many other cards (tuned on seeds 0-29 with the
+# foreign agents: 2 and 3 alike, docs/decisions/0027-captain-for-strangers.md).
+STRANGER_ASSASSIN_GAP = 3
 
 # What a card in the agent's reach is worth to the captain, relative to its team.
 OWN, NEUTRAL_VALUE, OPPONENT_VALUE, ASSASSIN_VALUE = 1.0, -1.0, -1.5, -10.0
@@ -536,6 +542,58 @@ def silhouette(points: np.ndarray, labels: np.ndarray) -> float:
     return float(np.where(sizes > 1, scores, 0.0).mean())
 
 
+# Which source family each matrix reads: matrices of one family are one voice, not several.
+# A name not listed is a family of its own (SBERT; a user's matrix).
+FAMILIES: dict[str, str] = {
+    "word_collocations": "corpus", "sentence_collocations": "corpus", "fasttext": "corpus",
+    "association": "norms", "eat": "norms",
+    "direct": "mixed", "double_link": "mixed", "combined": "mixed",
+}
+
+
+def family_of(weights: Weights) -> str:
+    """The source family of a matrix (`FAMILIES`), its own name when it has none listed."""
+    return FAMILIES.get(weights.name, weights.name)
+
+
+def family_members(partners: Sequence[Weights]) -> np.ndarray:
+    """Families × partners, 1 where the partner belongs to the family (families in first-seen order)."""
+    names = list(dict.fromkeys(family_of(p) for p in partners))
+    return np.array([[family_of(p) == f for p in partners] for f in names], dtype=np.float64)
+
+
+@functools.lru_cache(maxsize=4)
+def zipf_of(hints: tuple[str, ...]) -> np.ndarray:
+    """Each hint's wordfreq Zipf frequency (log10 per billion words; 0 if unknown)."""
+    from wordfreq import zipf_frequency
+    return np.array([zipf_frequency(h, "en") for h in hints], dtype=np.float64)
+
+
+def voices(values: np.ndarray, fatal: np.ndarray, members: np.ndarray, belief: np.ndarray,
+           speaks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Partners' simulated values and fatal chances (partners × hints × counts) heard as the
+    voices of their families (`members`, families × partners): within a family, the mean of
+    its partners that speak on a hint (`speaks`, partners × hints), weighted by `belief`;
+    between families, equal weights, each family's its mean belief. Returns, per hint and
+    count, the worst family's value, the families' mean value, the mean and the worst fatal
+    chance. A hint no partner speaks on is heard from all of them."""
+    speaks = speaks | ~speaks.any(axis=0)                              # (P, n)
+    heard = members[:, :, None] * (belief[:, None] * speaks)[None]     # (F, P, n)
+    share = heard.sum(axis=1)                                          # (F, n)
+    present = share > 0
+    within = heard / np.where(present, share, 1.0)[:, None]
+    family_values = np.einsum("fpn,pnk->fnk", within, values)
+    family_fatal = np.einsum("fpn,pnk->fnk", within, fatal)
+    weight = share / np.maximum(np.einsum("fp,pn->fn", members, speaks.astype(float)), 1.0)
+    weight /= weight.sum(axis=0)                                        # (F, n)
+    mean = np.einsum("fn,fnk->nk", weight, family_values)
+    danger = np.einsum("fn,fnk->nk", weight, family_fatal)
+    absent = ~present[..., None]
+    worst = np.where(absent, np.inf, family_values).min(axis=0)
+    worst_danger = np.where(absent, -np.inf, family_fatal).max(axis=0)
+    return worst, mean, danger, worst_danger
+
+
 def softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:
     """Shares proportional to exp(`logits`) along `axis`, summing to 1."""
     shares = np.exp(logits - logits.max(axis=axis, keepdims=True))    # no overflow
@@ -584,6 +642,11 @@ class ExpectedCaptain(Captain):
     so care costs few cards, and by then the captain has learnt its agent.
     Racing, the care would cost turns that the opponent uses.
 
+    With partners its agent is a stranger (`strangers`): the partners are heard as families
+    of sources, one voice each (`voices`); a partner silent on a hint abstains rather than echo
+    its backoff; and a count is given only if every reader that knows the hint ranks that many
+    own cards first and the assassin below its `assassin_gap` strongest other cards (`reach`).
+
     It simulates the `candidates` hints that its own matrix likes best; when
     none is worth `widen_below` cards, it also simulates those its partners
     like best on average, as a hard card may need a hint its matrix misses.
@@ -603,8 +666,21 @@ class ExpectedCaptain(Captain):
                  endgame: int = 2, max_count: int = 4, seed: int = 0,
                  caution: float = 0.5, widen_below: float | None = None,
                  reading_temperature: float = 0.05, slip: float = 0.1,
-                 doublings: int = 2, doubling_cost: float = 0.1, alone: bool = False):
+                 doublings: int = 2, doubling_cost: float = 0.1, alone: bool = False,
+                 strangers: bool | None = None, assassin_gap: int = STRANGER_ASSASSIN_GAP,
+                 by_family: bool | None = None, abstain: bool | None = None,
+                 consensus: bool | None = None, worst_danger: float = 0.0,
+                 rarity: float = 0.0, common: float = 4.0, min_zipf: float = 0.0):
         super().__init__(weights, max_count)
+        # With partners the agent is unknown: hear the readers as families (`voices`), each
+        # reading a hint itself, and give only counts every one of them reaches (`reach`).
+        strangers = bool(partners) if strangers is None else strangers
+        self.by_family = strangers if by_family is None else by_family
+        self.abstain = strangers if abstain is None else abstain
+        self.consensus = strangers if consensus is None else consensus
+        self.assassin_gap = assassin_gap if self.consensus else 0
+        self.worst_danger = worst_danger
+        self.rarity, self.common, self.min_zipf = rarity, common, min_zipf
         self.alone = alone
         self.partners = list(partners) or [weights]
         self.temperature = temperature if partners else twin_temperature
@@ -629,6 +705,8 @@ class ExpectedCaptain(Captain):
         # How the partners' readings have foreseen the agent's guesses: log-likelihoods.
         self.reading_temperature, self.slip = reading_temperature, slip
         self.evidence = np.zeros(len(self.partners))
+        self.members = (family_members(self.partners) if by_family
+                        else np.eye(len(self.partners)))
 
     def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
         """Learn from what the agent turned over for a hint, in order, among the cards face
@@ -674,13 +752,23 @@ class ExpectedCaptain(Captain):
 
     def score(self, situation: Situation, board: Board) -> np.ndarray:
         table = np.full((len(situation.legal), self.depth(situation)), -np.inf)
+        self.reached = np.zeros(len(situation.legal))   # per hint: the count all readers reach
+        if self.min_zipf:
+            situation.legal = situation.legal & (zipf_of(self.weights.hints) >= self.min_zipf)
         own = self.shortlist(situation, board)
         self.simulate(situation, board, own, table)
         if len(self.partners) > 1 and table.max() < self.widen_below:
             wider = self.shortlist(situation, board, views=[p.board_matrix(situation.words)
                                                              for p in self.partners])
             self.simulate(situation, board, np.setdiff1d(wider, own), table)
-        return table
+        return self.agreed(table) if self.consensus else table
+
+    def agreed(self, table: np.ndarray) -> np.ndarray:
+        """The table without the counts that some reader speaking on the hint does not reach
+        (`reached`); unchanged when that leaves no hint, as a hint must still be given."""
+        k = np.arange(1, table.shape[1] + 1)
+        kept = np.where(k <= self.reached[:, None], table, -np.inf)
+        return kept if np.isfinite(kept).any() else table
 
     def simulate(self, situation: Situation, board: Board, chosen: np.ndarray,
                  table: np.ndarray) -> None:
@@ -689,17 +777,60 @@ class ExpectedCaptain(Captain):
             return
         risk = self.risk(board, situation.team)
         readings = [self.expected(situation, partner, chosen, risk) for partner in self.partners]
-        values = np.stack([value for value, _ in readings])
-        fatal = np.stack([chance for _, chance in readings])
-        # The costs of a miss that ends the turn are blended between the worst partner and the
-        # mean, weighted by what each has foreseen of the agent (`caution`). A card that loses
+        values = np.stack([value for value, _, _ in readings])
+        fatal = np.stack([chance for _, chance, _ in readings])
+        sure = np.stack([reach for _, _, reach in readings])             # (partners, n)
+        # The costs of a miss that ends the turn are blended between the worst voice (a partner,
+        # or with `by_family` a family of them) and the mean, weighted by what each has foreseen
+        # of the agent (`caution`). A card that loses
         # (`losing`) is priced at that mean, unblended: a partner silent on a hint guesses at
         # random in the simulation, so the worst partner's chance is about one in the cards
-        # left for most hints, a floor that hides the ones the informed partners see as fatal.
-        belief = self.belief()
-        mean, danger = np.tensordot(belief, values, axes=1), np.tensordot(belief, fatal, axes=1)
-        table[chosen] = (self.caution * values.min(axis=0) + (1 - self.caution) * mean
-                         - self.assassin_price(situation) * risk * danger)
+        # left for most hints, a floor that hides the ones the informed partners see as fatal
+        # (`worst_danger` blends in the worst voice's chance anyway; 0 was measured best).
+        speaks = self.speaking(situation, chosen)                       # (partners, n)
+        worst, mean, danger, worst_danger = voices(values, fatal, self.members,
+                                                   self.belief(), speaks)
+        danger = (1 - self.worst_danger) * danger + self.worst_danger * worst_danger
+        table[chosen] = (self.caution * worst + (1 - self.caution) * mean
+                         - self.assassin_price(situation) * risk * danger
+                         - self.prior()[chosen, None])
+        self.reached[chosen] = np.where(speaks | ~speaks.any(axis=0), sure, np.inf).min(axis=0)
+
+    def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
+        choice = super().give_hint(board, team, given)
+        return replace(choice, readers=self.agreement(board, choice))
+
+    def agreement(self, board: Board, choice: HintChoice) -> tuple[tuple[str, bool], ...]:
+        """Each family of partners that reads the hint itself (not through a backoff), and
+        whether every such partner ranks the targets above every other face-down card."""
+        words = board.unrevealed_words()
+        targets = np.isin(words, choice.targets)
+        verdicts: dict[str, bool] = {}
+        for partner in self.partners:
+            if partner.backoff is not None and not partner.own_row(choice.hint.word, words).any():
+                continue
+            row = partner.hint_row(choice.hint.word, words)
+            agrees = bool(targets.all() or row[targets].min() > row[~targets].max())
+            family = family_of(partner)
+            verdicts[family] = verdicts.get(family, True) and agrees
+        return tuple(verdicts.items())
+
+    def speaking(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
+        """Partners × chosen hints: whether the partner has its own reading of the hint. One
+        silent on it reads it through its backoff, a partner already heard: with `abstain`
+        it is left out of that hint's voices rather than heard twice."""
+        if not self.abstain:
+            return np.ones((len(self.partners), len(chosen)), dtype=bool)
+        hints = [self.weights.hints[i] for i in chosen]
+        return np.stack([p.own_rows(hints, situation.words).any(axis=1) | (p.backoff is None)
+                         for p in self.partners])
+
+    def prior(self) -> np.ndarray:
+        """What each hint of the vocabulary costs for being rare, in own cards: `rarity` per
+        Zipf unit below `common` (people give common words; rare ones are the corpus's)."""
+        if not self.rarity:
+            return np.zeros(len(self.weights.hints))
+        return self.rarity * np.maximum(0.0, self.common - zipf_of(self.weights.hints))
 
     def assassin_price(self, situation: Situation) -> float:
         """What a card that loses costs, in own cards: more in the endgame of a team alone."""
@@ -719,10 +850,11 @@ class ExpectedCaptain(Captain):
         return np.argpartition(-best, n - 1)[:n] if n else np.array([], dtype=int)
 
     def expected(self, situation: Situation, partner: Weights, chosen: np.ndarray,
-                 risk: float) -> tuple[np.ndarray, np.ndarray]:
+                 risk: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each chosen hint and count 1..depth, under one partner's weights: the expected
         own cards less the expected cost of a miss that does not lose, and the chance of a
-        miss that does (`losing`)."""
+        miss that does (`losing`); and for each hint, how many own cards the partner's plain
+        ranking puts first, short of `assassin_gap` cards from the assassin (its reach)."""
         # As the partner's agent reads them, backoff included, even for the captain's own matrix.
         w = partner.hint_rows([self.weights.hints[i] for i in chosen], situation.words)
         rng = np.random.default_rng(self.seed)  # common random numbers: fair between hints
@@ -746,7 +878,25 @@ class ExpectedCaptain(Captain):
         k = np.arange(1, self.depth(situation) + 1)
         found = np.minimum(miss[..., None], k).mean(axis=0)                 # (n, depth)
         missed = (miss[..., None] < k).mean(axis=0)
-        return found - missed * (miss_cost * risk)[:, None], missed * fatal[:, None]
+        return found - missed * (miss_cost * risk)[:, None], missed * fatal[:, None], \
+            self.reach(situation, w)
+
+    def reach(self, situation: Situation, w: np.ndarray) -> np.ndarray:
+        """For each row of `w` (hints × cards): how many own cards the plain ranking puts above
+        every other card; none when the assassin is among its `assassin_gap` strongest other
+        cards or tied with them (a reader that strays once may meet it), or is not last when
+        fewer are left."""
+        own, others = situation.own, ~situation.own
+        if not others.any():
+            return np.full(len(w), float(own.sum()))
+        clear = (w[:, own] > w[:, others].max(axis=1, keepdims=True)).sum(axis=1).astype(float)
+        assassin = situation.mask(ASSASSIN)
+        if not assassin.any() or not self.assassin_gap:
+            return clear
+        # Other cards weighed at least as the assassin (itself not counted): ties are no shield.
+        rank = (w[:, others] >= w[:, assassin].max(axis=1, keepdims=True)).sum(axis=1) - 1
+        gap = min(self.assassin_gap, int(others.sum()) - 1)   # few cards left: it may be last
+        return np.where(rank < gap, 0.0, clear)
 
     @staticmethod
     def losing(situation: Situation) -> np.ndarray:

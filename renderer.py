@@ -128,6 +128,11 @@ class Renderer:
         lines = [f"    targets: {targets}"]
         if choice.danger:
             lines.append(f"    most dangerous other card: {choice.danger[0].upper()} {choice.danger[1]:.2f}")
+        if choice.readers:
+            agree = [name for name, yes in choice.readers if yes]
+            differ = [name for name, yes in choice.readers if not yes]
+            lines.append(f"    readers agreeing: {', '.join(agree) or 'none'}"
+                         + (f"; not: {', '.join(differ)}" if differ else ""))
         if choice.runners_up:
             lines.append("    runners-up: " + ", ".join(f"{w.upper()} {k} ({s:.2f})"
                                                      for w, k, s in choice.runners_up))

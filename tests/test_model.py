@@ -1,5 +1,7 @@
 """Captain and agent strategies on hand-made matrices whose best answer is known."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from helpers import FakeTerminal
@@ -16,6 +18,7 @@ from model import (
     ExpectedCaptain,
     GreedyAgent,
     Hint,
+    HintChoice,
     Situation,
     ThresholdAgent,
     Weights,
@@ -148,12 +151,12 @@ def test_the_captain_prices_a_rare_assassin_at_its_chance_not_at_its_count_in_th
     for samples in (4, 20_000):
         captain = ExpectedCaptain(weights(matrix), partners=[weights(matrix), weights(matrix)],
                                   temperature=0.02, samples=samples)
-        value, assassin = captain.expected(situation, weights(matrix), weather, risk=1.0)
+        value, assassin, _ = captain.expected(situation, weights(matrix), weather, risk=1.0)
         assert assassin[0, 0] == pytest.approx(chances[7], rel=1e-3)     # 1 / (1 + e⁴)
         neutral_first = chances[6] * captain.neutral_cost
         assert value[0, 0] == pytest.approx(chances[:5].sum() - neutral_first, abs=1e-3)
     # Where the samples do matter, when the turn ends, they converge on the same chances.
-    value, assassin = captain.expected(situation, weights(), np.array([HINTS.index("ocean")]), 1.0)
+    value, assassin, _ = captain.expected(situation, weights(), np.array([HINTS.index("ocean")]), 1.0)
     ocean = agent_chances(MATRIX[0])
     assert assassin[0, 0] == pytest.approx(ocean[7], abs=0.01)
 
@@ -168,7 +171,7 @@ def test_a_captain_alone_pays_only_for_the_cards_that_lose():
     situation = Situation.of(w, behind, RED)
     weather = np.array([HINTS.index("weather")])
     chances = agent_chances(MATRIX[3])
-    value, _ = alone.expected(situation, w, weather, risk=1.0)
+    value, _, _ = alone.expected(situation, w, weather, risk=1.0)
     assert value[0, 0] == pytest.approx(chances[:5].sum(), abs=1e-3)
     assert racing.expected(situation, w, weather, risk=1.0)[0][0, 0] < value[0, 0] - 0.2
 
@@ -178,7 +181,7 @@ def test_the_opponents_last_card_loses_like_the_assassin(alone):
     # Blue has only PIANO left: turning it over wins the game for blue, alone or not.
     w = weights()
     captain, music = ExpectedCaptain(w, alone=alone), np.array([HINTS.index("music")])
-    value, losing = captain.expected(Situation.of(w, board(), RED), w, music, risk=1.0)
+    value, losing, _ = captain.expected(Situation.of(w, board(), RED), w, music, risk=1.0)
     assert losing[0, 0] > 0.99
     # It is priced once, as a loss, not also as a miss on an opponent's card.
     assert value[0, 0] == pytest.approx(0.0, abs=0.01)
@@ -197,7 +200,7 @@ def test_in_the_endgame_the_assassin_costs_more():
         situation = Situation.of(w, b, RED)
         plain = ExpectedCaptain(w, partners=[w, w], alone=True, endgame_assassin_cost=8.0)
         dearer = ExpectedCaptain(w, partners=[w, w], alone=True)
-        _, fatal = plain.expected(situation, w, np.array([ocean]), risk=1.0)
+        _, fatal, _ = plain.expected(situation, w, np.array([ocean]), risk=1.0)
         cut = plain.score(situation, b)[ocean, 0] - dearer.score(situation, b)[ocean, 0]
         return 8.0 + cut / fatal[0, 0]
 
@@ -218,7 +221,7 @@ def test_the_assassin_is_priced_at_the_chance_of_the_partners_the_agent_reads_li
     fatal_matrix[0, 7] = 0.99                 # ...except for one partner, who reads it first
     fatal_matrix[HINTS.index("noise"), WORDS.index("piano")] = 0.9   # and "noise" as PIANO
     safe, fatal = weights(safe_matrix), weights(fatal_matrix)
-    captain = ExpectedCaptain(safe, partners=[safe] * 20 + [fatal], caution=0.0)
+    captain = ExpectedCaptain(safe, partners=[safe] * 20 + [fatal], caution=0.0, strangers=False)
     # One partner in twenty-one would read "ocean" into the assassin: a small chance.
     assert captain.give_hint(board(), RED).hint == Hint("ocean", 3)
 
@@ -252,7 +255,7 @@ def test_the_captain_learns_which_partner_reads_like_its_agent():
     like[HINTS.index("noise"), WORDS.index("piano")] = 0.9
     unlike[HINTS.index("fruit")] = [0.05, 0.05, 0.05, 0.90, 0.88, 0.05, 0.99, 0.05]
     own, other = weights(like), weights(unlike)
-    captain = ExpectedCaptain(own, partners=[own, other], caution=0.0)
+    captain = ExpectedCaptain(own, partners=[own, other], caution=0.0, strangers=False)
     assert captain.belief().tolist() == [0.5, 0.5]
     # Half the partners would miss with "fruit": one sure card ("weather") is worth more.
     assert captain.give_hint(board(), RED, ["noise"]).hint == Hint("weather", 1)
@@ -505,3 +508,62 @@ def test_an_ai_captain_plans_for_its_own_ai_agent_not_for_a_person():
     assert game.teams[RED].captain.give_hint(game) == Hint("ocean", 3)
     game.teams[RED] = main.make_team(RED, "ai:human", ai, FakeTerminal())
     assert game.teams[RED].captain.give_hint(game) == Hint("fruit", 2)
+
+
+def test_a_rare_accidental_hint_loses_to_a_common_one_under_the_rarity_prior():
+    # "pomology" (Zipf ~1) links the apple and the pear; "fruit" (~4.6) the apple clearly, the
+    # pear hardly. A corpus's statistics favour the rare word; people would say "fruit".
+    hints = ("fruit", "pomology")
+    fruit = MATRIX[1].copy()
+    fruit[4] = 0.05
+    matrix = np.array([fruit, MATRIX[1]], dtype=np.float32)
+    w = weights(matrix, hints)
+    plain = ExpectedCaptain(w, partners=[w], alone=True).give_hint(board(), RED)
+    prior = ExpectedCaptain(w, partners=[w], alone=True, rarity=1.0).give_hint(board(), RED)
+    assert plain.hint.word == "pomology"
+    assert prior.hint.word == "fruit"
+
+
+def family(name: str, matrix=MATRIX) -> Weights:
+    return Weights(name, HINTS, tuple(WORDS), matrix.copy())
+
+
+def test_a_hint_one_reader_family_rejects_gets_a_smaller_count():
+    # Three corpus matrices read "ocean" as three own cards, with SHARK far; SBERT reads
+    # BEACH below SHARK. Heard as three voices against one, SBERT's doubt is outvoted; heard as
+    # one family against another, it weighs half, and "ocean" is given for two.
+    matrix = MATRIX.copy()
+    matrix[0, 7] = 0.05
+    matrix[1, 3:5] = 0.0                   # no other hint competes
+    doubt = matrix.copy()
+    doubt[0, 2], doubt[0, 7] = 0.05, 0.5   # beach: far below the assassin for SBERT
+    corpus = [family(n, matrix) for n in ("word_collocations", "sentence_collocations", "fasttext")]
+    partners = [*corpus, family("sbert", doubt)]
+
+    def count(**options) -> int:
+        return ExpectedCaptain(corpus[0], partners=partners, caution=0.2, alone=True,
+                               assassin_cost=1.0,
+                               **options).give_hint(board(), RED).hint.count
+
+    assert count() == 3
+    assert count(by_family=True) == 2
+
+
+def test_the_choice_names_the_reader_families_that_agree():
+    matrix = MATRIX.copy()
+    matrix[1, 7] = 0.95                    # SBERT reads "fruit" as the shark
+    partners = [family("fasttext"), family("sbert", matrix)]
+    captain = ExpectedCaptain(partners[0], partners=partners, by_family=True)
+    choice = captain.give_hint(board(), RED)
+    verdicts = dict(captain.agreement(board(), replace(choice, hint=Hint("fruit", 2),
+                                                       targets=("apple", "pear"))))
+    assert verdicts == {"corpus": True, "sbert": False}
+    assert choice.readers and all(isinstance(name, str) for name, _ in choice.readers)
+
+
+def test_explain_names_the_readers_that_agree():
+    from renderer import Renderer
+
+    choice = HintChoice(Hint("ocean", 2), ("whale", "ship"), (0.9, 0.8), ("shark", 0.3),
+                        readers=(("mixed", True), ("corpus", True), ("sbert", False)))
+    assert "readers agreeing: mixed, corpus; not: sbert" in Renderer.explanation(choice)
