@@ -23,10 +23,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bench  # noqa: E402
 import datasets  # noqa: E402
 import model  # noqa: E402
+from board import deal  # noqa: E402
 from common import BOARD_WORDS_PATH, load_words  # noqa: E402
+from evaluation.games import play_solo  # noqa: E402
+from evaluation.specs import parse_value  # noqa: E402
 
 STATE: dict = {}
 
@@ -59,8 +61,8 @@ def agent_for(name: str):
 def play(item: tuple[str, int, dict]) -> tuple[str, int, bool, bool, int, list[str]]:
     """One game: (agent, seed, won, assassin, score, hints)."""
     agent_name, seed, options = item
-    board, rng = bench.deal(seed, STATE["words"])
-    result = bench.play_solo(board, board.starting_team, captain_for(agent_name, options),
+    board, rng = deal(seed, STATE["words"])
+    result = play_solo(board, board.starting_team, captain_for(agent_name, options),
                              agent_for(agent_name), rng, seed)
     won = bool(result.won)
     hints = [f"{h.word}:{h.count}:{''.join(o.value[0] for o in h.outcomes)}" for h in result.hints]
@@ -78,7 +80,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--people", action="store_true", help="the people reader as one more partner")
     p.add_argument("--hints", action="store_true", help="print every game's hints")
     args = p.parse_args(argv)
-    options = {k: bench.parse_value(v) for k, _, v in (s.partition("=") for s in args.set)}
+    options = {k: parse_value(v) for k, _, v in (s.partition("=") for s in args.set)}
     STATE["people"] = args.people
     STATE["words"] = load_words(BOARD_WORDS_PATH)
     STATE["weights"], STATE["partners"] = datasets.load_with_partners(None, sources=args.sources)
