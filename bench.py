@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import model
+from cli import command_parser
 from cluster import add_scheduler_argument, scheduler_address
 from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, SOURCES_DIR, atomic_write_bytes, load_words, warn
 from evaluation import foreign_tier
@@ -59,10 +60,7 @@ EPILOG = """examples:
 
 def parser() -> argparse.ArgumentParser:
     """`python main.py bench`'s own parser."""
-    p = argparse.ArgumentParser(prog="python main.py bench", description=DESCRIPTION, epilog=EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_arguments(p)
-    return p
+    return command_parser("bench", DESCRIPTION, EPILOG, add_arguments)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -4,7 +4,7 @@ they build. main.py, bench, serve, the companion and Duet all import it; it impo
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from cluster import add_scheduler_argument, scheduler_address
@@ -57,3 +57,12 @@ def load_ai(args: argparse.Namespace, board_words: Sequence[str] = (), partners:
         weights, others = load(None, **{**options, "rebuild": None})
     weights.add_words(board_words)
     return AI(weights, captain, args.agent or DEFAULT_AGENT, others)
+
+
+def command_parser(name: str, description: str, epilog: str | None,
+                   add_arguments: Callable[[argparse.ArgumentParser], None]) -> argparse.ArgumentParser:
+    """The parser of `python main.py NAME` on its own (main.py builds the same as a subcommand)."""
+    p = argparse.ArgumentParser(prog=f"python main.py {name}", description=description, epilog=epilog,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(p)
+    return p

@@ -24,7 +24,7 @@ import numpy as np
 
 import cli
 from board import ASSASSIN, BLUE, COLUMNS, RED, SIZE, TEAMS, Board, Color, counts, parse_color
-from cli import add_ai_arguments
+from cli import add_ai_arguments, command_parser
 from common import DATA_DIR, atomic_write_bytes, normalise, warn
 from model import AI, Hint, NoLegalHint, agent_plays, hint_problem, parse_hint
 from players import QuitGame, did_you_mean, read_command
@@ -427,10 +427,7 @@ SUMMARY = "a helper for a game at a real table: clues and rankings on demand"
 
 def parser() -> argparse.ArgumentParser:
     """`python main.py companion`'s own parser."""
-    p = argparse.ArgumentParser(prog="python main.py companion", description=DESCRIPTION,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_arguments(p)
-    return p
+    return command_parser("companion", DESCRIPTION, None, add_arguments)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -42,7 +42,7 @@ import numpy as np
 from colorama import Back, Fore, Style
 
 from board import ASSASSIN, COLUMNS, NEUTRAL, RED, SIZE, Board, Card, game_rngs
-from cli import add_ai_arguments, load_ai
+from cli import add_ai_arguments, command_parser, load_ai
 from common import BOARD_WORDS_PATH, board_words, load_words, normalise, parse_seed, progress, warn
 from model import AI, Hint, HintChoice, NoLegalHint, agent_guess, hint_problem
 from players import QuitGame, RuleError, Terminal, ask_card, ask_hint
@@ -560,10 +560,7 @@ SUMMARY = "Codenames Duet: you and an AI partner against the timer"
 
 def parser() -> argparse.ArgumentParser:
     """`python main.py duet`'s own parser."""
-    p = argparse.ArgumentParser(prog="python main.py duet", description=DESCRIPTION, epilog=EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_arguments(p)
-    return p
+    return command_parser("duet", DESCRIPTION, EPILOG, add_arguments)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -29,7 +29,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Color
-from cli import add_ai_arguments, load_ai
+from cli import add_ai_arguments, command_parser, load_ai
 from common import normalise, progress, warn
 from model import (
     AI,
@@ -329,10 +329,7 @@ SUMMARY = "the AI for other programs: JSON lines on stdin and stdout"
 
 def parser() -> argparse.ArgumentParser:
     """`python main.py serve`'s own parser."""
-    p = argparse.ArgumentParser(prog="python main.py serve", description=DESCRIPTION,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_arguments(p)
-    return p
+    return command_parser("serve", DESCRIPTION, None, add_arguments)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
