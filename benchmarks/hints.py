@@ -1,0 +1,69 @@
+"""The hints a person gets from the game's captain, with its reasons (`--explain`), on seeded boards.
+
+    python benchmarks/hints.py --sources ../shared/datasets --seeds 12 > reports/hints.md
+
+The captain is the one an `ai:human` team plays with (it plans for an unknown agent and checks
+its hints against every loaded matrix). Each board is played alone to its end by the agent
+that reads people (reading.py), standing in for the person; the outcome of each guess follows
+the hint: o own, n bystander, p the opponent's, a the assassin. A record to read, not a score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import datasets  # noqa: E402
+from board import deal  # noqa: E402
+from common import SOURCES_DIR, board_words  # noqa: E402
+from evaluation.games import TEST_OFFSET, play_solo  # noqa: E402
+from model import AI  # noqa: E402
+from reading import people_agent  # noqa: E402
+from renderer import Renderer  # noqa: E402
+
+
+class Explained:
+    """A captain that keeps each choice it makes, to show its reasons afterwards."""
+
+    def __init__(self, captain):
+        self.captain, self.choices = captain, []
+
+    def give_hint(self, board, team, given=()):
+        self.choices.append(self.captain.give_hint(board, team, given))
+        return self.choices[-1]
+
+    def observe(self, hint, face_down, guesses):
+        self.captain.observe(hint, face_down, guesses)
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sources", type=Path, default=SOURCES_DIR)
+    p.add_argument("--seeds", type=int, default=12)
+    p.add_argument("--seed-offset", type=int, default=TEST_OFFSET)
+    args = p.parse_args(argv)
+    weights, partners = datasets.load_with_partners(None, sources=args.sources)
+    words = list(board_words())
+    weights.add_words(words)
+    ai = AI(weights, partners=partners)
+    print(f"# Hints a person gets, with `--explain`\n\n`python benchmarks/hints.py --seeds {args.seeds}"
+          f" --seed-offset {args.seed_offset}` ({weights.name}; partners: "
+          f"{', '.join(w.name for w in partners) or 'none'})\n")
+    for seed in range(args.seed_offset, args.seed_offset + args.seeds):
+        board, rng = deal(seed, words)
+        captain = Explained(ai.captain(twin=False, alone=True))
+        result = play_solo(board, board.starting_team, captain, people_agent(ai), rng, seed)
+        ending = "won" if result.won else ("assassin" if result.assassin else "lost")
+        print(f"## Seed {seed}: {ending} in {len(result.hints)} hints\n\n```")
+        for choice, record in zip(captain.choices, result.hints, strict=False):
+            outcomes = "".join(o.value[0] for o in record.outcomes)
+            print(f"{choice.hint}  -> {outcomes}\n{Renderer.explanation(choice)}")
+        print("```\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
