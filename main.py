@@ -290,6 +290,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nGoodbye.")
         return 130
+    except BrokenPipeError:                       # `| head`: the reader has seen enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no error at exit's flush
+        return 1
 
 
 if __name__ == "__main__":

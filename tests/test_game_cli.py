@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 from helpers import ROOT, assert_clean, dealt_board, run
@@ -196,3 +199,12 @@ def test_a_person_giving_hints_waits_before_the_first_prompt_not_after_it():
     assert "RED captain: QWERTYUIOP 1" in out
     assert err.startswith("The AI plays on SBERT alone") and len(err.splitlines()) == 1   # no bars
     assert all(word.upper() in out for word in board.words)
+
+
+def test_a_reader_that_stops_early_ends_the_game_without_a_traceback():
+    # `python main.py ... | head -3`: the pipe closes mid-game.
+    command = (f"{sys.executable} {ROOT / 'main.py'} --red auto --blue auto --seed 1 --no-log "
+               "| head -3 >/dev/null")
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, env={**os.environ, "NO_COLOR": "1"})
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
