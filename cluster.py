@@ -58,7 +58,7 @@ def client(scheduler: str | None = None, workers: int = 1, processes: bool = Tru
             with connection:
                 yield connection
             return
-        with _glibc_malloc():
+        with _glibc_malloc(), _calm_workers():
             local = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
                                              processes=processes, dashboard_address=None)
         with local, distributed.Client(local) as connection:
@@ -75,6 +75,21 @@ def _glibc_malloc() -> Iterator[None]:
     key = "distributed.nanny.pre-spawn-environ"
     environ = {k: v for k, v in (dask.config.get(key) or {}).items() if k != "MALLOC_TRIM_THRESHOLD_"}
     with dask.config.set({key: environ}):
+        yield
+
+
+@contextlib.contextmanager
+def _calm_workers() -> Iterator[None]:
+    """Local workers without the statistical profiler and with the memory and system monitors
+    waking every 5 s, not every 20 to 500 ms: each wakes a thread that takes the GIL
+    from the games (864 bench games on 2 workers: 20.2 s with them, 17.8 s calmed, two runs each).
+    Remote workers take the same settings from their own Dask config (docs/benchmark.md)."""
+    import dask
+
+    with dask.config.set({"distributed.worker.profile.enabled": False,
+                          "distributed.worker.memory.monitor-interval": "5s",
+                          "distributed.admin.system-monitor.interval": "5s",
+                          "distributed.admin.tick.interval": "5s"}):
         yield
 
 
