@@ -705,7 +705,7 @@ class ExpectedCaptain(Captain):
         # How the partners' readings have foreseen the agent's guesses: log-likelihoods.
         self.reading_temperature, self.slip = reading_temperature, slip
         self.evidence = np.zeros(len(self.partners))
-        self.members = (family_members(self.partners) if by_family
+        self.members = (family_members(self.partners) if self.by_family
                         else np.eye(len(self.partners)))
 
     def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
