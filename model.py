@@ -670,8 +670,7 @@ class ExpectedCaptain(Captain):
                  strangers: bool | None = None, assassin_gap: int = STRANGER_ASSASSIN_GAP,
                  by_family: bool | None = None, abstain: bool | None = None,
                  consensus: bool | None = None, worst_danger: float = 0.0,
-                 rarity: float = 0.0, common: float = 4.0, min_zipf: float = 0.0,
-                 heard_by: str = "", unheard_cost: float = np.inf, reach_margin: float = 0.0, heard_above: int = 0):
+                 rarity: float = 0.0, common: float = 4.0, min_zipf: float = 0.0):
         super().__init__(weights, max_count)
         # With partners the agent is unknown: hear the readers as families (`voices`), each
         # reading a hint itself, and give only counts every one of them reaches (`reach`).
@@ -682,8 +681,6 @@ class ExpectedCaptain(Captain):
         self.assassin_gap = assassin_gap if self.consensus else 0
         self.worst_danger = worst_danger
         self.rarity, self.common, self.min_zipf = rarity, common, min_zipf
-        self.unheard_cost, self.reach_margin, self.heard_above = unheard_cost, reach_margin, heard_above
-        self.heard_by = [p for p in partners if family_of(p) in heard_by.split(",")] if heard_by else []
         self.alone = alone
         self.partners = list(partners) or [weights]
         self.temperature = temperature if partners else twin_temperature
@@ -758,15 +755,6 @@ class ExpectedCaptain(Captain):
         self.reached = np.zeros(len(situation.legal))   # per hint: the count all readers reach
         if self.min_zipf:
             situation.legal = situation.legal & (zipf_of(self.weights.hints) >= self.min_zipf)
-        self.unheard = np.zeros(len(situation.legal))
-        if self.heard_by and situation.own.sum() > self.heard_above:
-            heard = np.any([p.board_matrix(situation.words)[:, situation.own].any(axis=1)
-                            for p in self.heard_by], axis=0)
-            if np.isinf(self.unheard_cost):
-                if (situation.legal & heard).any():
-                    situation.legal = situation.legal & heard
-            else:
-                self.unheard = np.where(heard, 0.0, self.unheard_cost)
         own = self.shortlist(situation, board)
         self.simulate(situation, board, own, table)
         if len(self.partners) > 1 and table.max() < self.widen_below:
@@ -805,7 +793,7 @@ class ExpectedCaptain(Captain):
         danger = (1 - self.worst_danger) * danger + self.worst_danger * worst_danger
         table[chosen] = (self.caution * worst + (1 - self.caution) * mean
                          - self.assassin_price(situation) * risk * danger
-                         - self.prior()[chosen, None] - self.unheard[chosen, None])
+                         - self.prior()[chosen, None])
         self.reached[chosen] = np.where(speaks | ~speaks.any(axis=0), sure, np.inf).min(axis=0)
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
@@ -901,9 +889,7 @@ class ExpectedCaptain(Captain):
         own, others = situation.own, ~situation.own
         if not others.any():
             return np.full(len(w), float(own.sum()))
-        z = (w - w.mean(axis=1, keepdims=True)) / (w.std(axis=1, keepdims=True) + 1e-9)
-        clear = (z[:, own] > z[:, others].max(axis=1, keepdims=True) + self.reach_margin
-                 ).sum(axis=1).astype(float)
+        clear = (w[:, own] > w[:, others].max(axis=1, keepdims=True)).sum(axis=1).astype(float)
         assassin = situation.mask(ASSASSIN)
         if not assassin.any() or not self.assassin_gap:
             return clear
