@@ -173,6 +173,15 @@ def temporary_prefix(stem: str) -> str:
     return f"{stem}.pid{os.getpid()}."
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)   # reading the umask means setting it: put it straight back
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()
+
+
 @contextlib.contextmanager
 def _temporary_beside(path: Path) -> Iterator[Path]:
     """A temporary file in the target's folder, removed unless it was renamed."""
@@ -181,6 +190,7 @@ def _temporary_beside(path: Path) -> Iterator[Path]:
     fd, name = tempfile.mkstemp(prefix=temporary_prefix(f".{path.name}"), suffix=".tmp", dir=path.parent)
     temporary = Path(name)
     try:
+        os.fchmod(fd, 0o666 & ~_UMASK)   # the mode open() gives; mkstemp's 0600 hid reports and caches
         os.close(fd)
         yield temporary
     finally:

@@ -629,3 +629,18 @@ def test_a_disk_that_fills_mid_append_leaves_the_log_as_it_was(tmp_path):
     assert log.stat().st_size == size           # the cut-short line was taken back
     assert run_game(str(log)).returncode == 0
     assert [json.loads(line)["seed"] for line in log.read_text().splitlines()] == [4, 4]
+
+
+def test_an_atomic_write_gets_the_mode_a_plain_write_gets(tmp_path):
+    # mkstemp makes its temporaries 0600; renamed as they were, the reports and caches
+    # were unreadable to anyone but their writer.
+    import common
+
+    plain = tmp_path / "plain.md"
+    plain.write_bytes(b"x")
+    atomic = tmp_path / "atomic.md"
+    common.atomic_write_bytes(atomic, b"x")
+    common.save_matrix(tmp_path / "m.npy", np.zeros((2, 2), np.float32), {})
+    expected = plain.stat().st_mode & 0o777
+    assert atomic.stat().st_mode & 0o777 == expected
+    assert (tmp_path / "m.npy").stat().st_mode & 0o777 == expected
