@@ -81,7 +81,7 @@ def test_every_decision_record_is_in_the_index():
 
 def test_the_docs_that_the_code_cites_exist():
     cited = set()
-    for folder in (ROOT, ROOT / "benchmarks", ROOT / "tests"):
+    for folder in (ROOT, ROOT / "models", ROOT / "benchmarks", ROOT / "tests"):
         for source in folder.glob("*.py"):
             if source != Path(__file__).resolve():
                 cited |= set(re.findall(r"\b(?:docs|reports)/[\w./-]*\w\.md\b", source.read_text("utf-8")))

@@ -137,6 +137,13 @@ def test_the_initializers_and_their_facade_are_in_no_cycle():
     assert "datasets" not in set().union(*(graph[m] for m in graph if m.startswith("initializers")))
 
 
+def test_the_models_and_their_facade_are_in_no_cycle():
+    graph, _ = import_graph()
+    assert graph["model"] == {m for m in graph if m.startswith("models.")}   # a facade over every part
+    assert [c for c in cycles(graph) if any(m == "model" or m.startswith("models") for m in c)] == []
+    assert "model" not in set().union(*(graph[m] for m in graph if m.startswith("models")))
+
+
 def test_the_project_has_no_import_cycle_and_no_dunder_import():
     graph, dunders = import_graph()
     assert cycles(graph) == []

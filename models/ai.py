@@ -1,0 +1,77 @@
+"""The strategies by name, the AI that makes players from weights and chosen strategies, and
+the levels it plays at."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from models.agents import Agent, GreedyAgent, ThresholdAgent
+from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain
+from models.expected import ExpectedCaptain
+from models.weights import Weights
+
+# --- strategies by name ----------------------------------------------------------------
+
+CAPTAINS: dict[str, type[Captain]] = {c.name: c for c in (
+    CumsumCaptain, MarginCaptain, ClusterCaptain, ExpectedCaptain)}
+AGENTS: dict[str, type[Agent]] = {a.name: a for a in (GreedyAgent, Agent, ThresholdAgent)}
+DEFAULT_CAPTAIN, DEFAULT_AGENT = "expected", "greedy"
+
+
+@dataclass
+class AI:
+    """The weights and the chosen strategies from which AI players are made.
+
+    `partners` are other initializers' weights that the expected captain
+    checks its hints against, so that they work for agents unlike itself.
+    A captain whose agent is this AI's own (`twin`) plans for that agent alone.
+    """
+
+    weights: Weights
+    captain_strategy: str = DEFAULT_CAPTAIN
+    agent_strategy: str = DEFAULT_AGENT
+    partners: list[Weights] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for name, known in ((self.captain_strategy, CAPTAINS), (self.agent_strategy, AGENTS)):
+            if name not in known:
+                raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(known)}")
+
+    def captain(self, twin: bool = False, alone: bool = False, level: Level | None = None) -> Captain:
+        """A captain; `twin` when its agent is this AI's `agent()`, whose reading it then knows;
+        `alone` for a team with no opponent (single-team mode), if the strategy plays one;
+        `level` caps its count (and a level that is not `twin` plans for an unknown agent)."""
+        options = {} if level is None else {"max_count": level.max_count}
+        twin = twin and (level is None or level.twin)
+        if self.captain_strategy == ExpectedCaptain.name:
+            partners = [] if twin else [self.weights, *self.partners]
+            return ExpectedCaptain(self.weights, partners=partners, alone=alone, **options)
+        return CAPTAINS[self.captain_strategy](self.weights, **options)
+
+    def agent(self, level: Level | None = None) -> Agent:
+        """An agent; a `level` sets how often it takes its best card rather than a likely one."""
+        options = {} if level is None else {"chance": level.chance}
+        return AGENTS[self.agent_strategy](self.weights, **options)
+
+
+@dataclass(frozen=True)
+class Level:
+    """How strongly an AI team plays: its captain's largest count, whether the captain knows how
+    its own agent reads (`twin`), and how often the agent takes its best card (`chance`)."""
+
+    name: str
+    max_count: int
+    twin: bool
+    chance: float
+    about: str   # what a player meets at this level, measured by `python main.py bench --levels`
+
+
+LEVELS: dict[str, Level] = {level.name: level for level in (
+    Level("easy", max_count=1, twin=False, chance=0.7,
+          about="one card a hint: about 9 turns to find its cards"),
+    Level("normal", max_count=2, twin=True, chance=0.95,
+          about="up to two cards a hint: about 5 turns"),
+    Level("hard", max_count=4, twin=True, chance=1.0,
+          about="the whole AI, with its twin: about 3 turns"),
+)}
+DEFAULT_LEVEL = "normal"

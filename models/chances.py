@@ -1,0 +1,24 @@
+"""Softmax chances: the shares of a softmax, and the chances of a softmax reader's picks in turn."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Shares proportional to exp(`logits`) along `axis`, summing to 1."""
+    shares = np.exp(logits - logits.max(axis=axis, keepdims=True))    # no overflow
+    return shares / shares.sum(axis=axis, keepdims=True)
+
+
+def pick_chances(logits: np.ndarray, picks: Sequence[int]) -> np.ndarray:
+    """The chance that each row's softmax over `logits` (readings × cards) picks each of
+    `picks` in turn, without putting back: picks × readings."""
+    logits = logits.copy()
+    chances = np.empty((len(picks), len(logits)))
+    for turn, i in enumerate(picks):
+        chances[turn] = softmax(logits, axis=1)[:, i]
+        logits[:, i] = -np.inf
+    return chances

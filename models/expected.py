@@ -1,0 +1,378 @@
+"""The expected captain: it simulates its agent, known or a stranger, over partner matrices
+heard as families of sources (with its helpers: families, word frequency, voices)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from board import ASSASSIN, NEUTRAL, Board, Color
+from models.captains import Captain, MarginCaptain
+from models.chances import pick_chances, softmax
+from models.situation import HintChoice, Situation
+from models.weights import Weights
+
+# Below what value of its best own hint an `ExpectedCaptain` also simulates its partners' hints.
+WIDEN_SPARSE, WIDEN_DENSE = 0.0, -1.0
+
+# For an unknown agent, a count is given only if every reader that knows the hint ranks that many
+# own cards first and the assassin below this many other cards (tuned on seeds 0-29 with the
+# foreign agents: 2 and 3 alike, docs/decisions/0027-captain-for-strangers.md).
+STRANGER_ASSASSIN_GAP = 3
+
+
+# Which source family each matrix reads: matrices of one family are one voice, not several.
+# A name not listed is a family of its own (SBERT; a user's matrix).
+FAMILIES: dict[str, str] = {
+    "word_collocations": "corpus", "sentence_collocations": "corpus", "fasttext": "corpus",
+    "association": "norms", "eat": "norms",
+    "direct": "mixed", "double_link": "mixed", "combined": "mixed",
+}
+
+
+def family_of(weights: Weights) -> str:
+    """The source family of a matrix (`FAMILIES`), its own name when it has none listed."""
+    return FAMILIES.get(weights.name, weights.name)
+
+
+def family_members(partners: Sequence[Weights]) -> np.ndarray:
+    """Families × partners, 1 where the partner belongs to the family (families in first-seen order)."""
+    names = list(dict.fromkeys(family_of(p) for p in partners))
+    return np.array([[family_of(p) == f for p in partners] for f in names], dtype=np.float64)
+
+
+@functools.lru_cache(maxsize=4)
+def zipf_of(hints: tuple[str, ...]) -> np.ndarray:
+    """Each hint's wordfreq Zipf frequency (log10 per billion words; 0 if unknown)."""
+    from wordfreq import zipf_frequency
+    return np.array([zipf_frequency(h, "en") for h in hints], dtype=np.float64)
+
+
+def voices(values: np.ndarray, fatal: np.ndarray, members: np.ndarray, belief: np.ndarray,
+           speaks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Partners' simulated values and fatal chances (partners × hints × counts) heard as the
+    voices of their families (`members`, families × partners): within a family, the mean of
+    its partners that speak on a hint (`speaks`, partners × hints), weighted by `belief`;
+    between families, equal weights, each family's its mean belief. Returns, per hint and
+    count, the worst family's value, the families' mean value, the mean and the worst fatal
+    chance. A hint no partner speaks on is heard from all of them."""
+    speaks = speaks | ~speaks.any(axis=0)                              # (P, n)
+    heard = members[:, :, None] * (belief[:, None] * speaks)[None]     # (F, P, n)
+    share = heard.sum(axis=1)                                          # (F, n)
+    present = share > 0
+    within = heard / np.where(present, share, 1.0)[:, None]
+    family_values = np.einsum("fpn,pnk->fnk", within, values)
+    family_fatal = np.einsum("fpn,pnk->fnk", within, fatal)
+    weight = share / np.maximum(np.einsum("fp,pn->fn", members, speaks.astype(float)), 1.0)
+    weight /= weight.sum(axis=0)                                        # (F, n)
+    mean = np.einsum("fn,fnk->nk", weight, family_values)
+    danger = np.einsum("fn,fnk->nk", weight, family_fatal)
+    absent = ~present[..., None]
+    worst = np.where(absent, np.inf, family_values).min(axis=0)
+    worst_danger = np.where(absent, -np.inf, family_fatal).max(axis=0)
+    return worst, mean, danger, worst_danger
+
+
+class ExpectedCaptain(Captain):
+    """Choose the hint with the most own cards expected from its agent, known or unknown.
+
+    The agent is simulated: it ranks the face-down cards by its own weights
+    plus Gumbel noise of scale `temperature` (a Plackett-Luce softmax agent)
+    and guesses down that ranking until it misses or has made `count` guesses.
+    A hint's value is the expected number of own cards revealed, less the
+    expected cost of the card that ends the turn: a neutral, an opponent's
+    card, or the assassin, which loses the game. Each hint is scored under
+    every partner matrix; it keeps a blend of its worst and its mean score
+    (`caution`), so it must work for all of them, and prices the assassin at
+    their mean chance of it. As the game goes on it learns which partners read
+    hints as its agent does (`observe`) and weighs them more in the mean; and
+    how noisy its agent is, doubling `temperature` up to `doublings` times,
+    each doubling needing `doubling_cost` more log-likelihood, so that it
+    turns more careful only on evidence.
+    With no partners its agent is its twin, reading the captain's own matrix
+    greedily, so it is simulated alone with the small `twin_temperature`: the
+    captain knows what its twin will do and asks for more. The captain dares
+    more when behind and plays safer when ahead.
+
+    A team that plays `alone` (single-team mode, as in the Codenames AI
+    Competition, scored by the hints a win takes) races no one, and every
+    hint costs one turn however it ends: a miss costs nothing unless it loses
+    the game, so it asks for as many cards as the assassin's risk allows.
+
+    Alone, with `endgame` own cards or fewer left, the assassin costs
+    `endgame_assassin_cost`: a hint then points at one card or two anyway,
+    so care costs few cards, and by then the captain has learnt its agent.
+    Racing, the care would cost turns that the opponent uses.
+
+    With partners its agent is a stranger (`strangers`): the partners are heard as families
+    of sources, one voice each (`voices`); a partner silent on a hint abstains rather than echo
+    its backoff; and a count is given only if every reader that knows the hint ranks that many
+    own cards first and the assassin below its `assassin_gap` strongest other cards (`reach`).
+
+    It simulates the `candidates` hints that its own matrix likes best; when
+    none is worth `widen_below` cards, it also simulates those its partners
+    like best on average, as a hard card may need a hint its matrix misses.
+    By default a matrix silent on some hints widens as soon as nothing of its
+    own is worth a card (0); one that knows every hint, whose judgement the
+    partners' consensus rarely betters, only when all its own risk more than a
+    card (-1).
+    """
+
+    name = "expected"
+
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (),
+                 temperature: float = 0.02, twin_temperature: float = 0.0005,
+                 samples: int = 96, candidates: int = 200,
+                 neutral_cost: float = 0.3, opponent_cost: float = 1.0,
+                 assassin_cost: float = 8.0, endgame_assassin_cost: float = 12.0,
+                 endgame: int = 2, max_count: int = 4, seed: int = 0,
+                 caution: float = 0.5, widen_below: float | None = None,
+                 reading_temperature: float = 0.05, slip: float = 0.1,
+                 doublings: int = 2, doubling_cost: float = 0.1, alone: bool = False,
+                 strangers: bool | None = None, assassin_gap: int = STRANGER_ASSASSIN_GAP,
+                 by_family: bool | None = None, abstain: bool | None = None,
+                 consensus: bool | None = None, worst_danger: float = 0.0,
+                 rarity: float = 0.0, common: float = 4.0, min_zipf: float = 0.0):
+        super().__init__(weights, max_count)
+        # With partners the agent is unknown: hear the readers as families (`voices`), each
+        # reading a hint itself, and give only counts every one of them reaches (`reach`).
+        strangers = bool(partners) if strangers is None else strangers
+        self.by_family = strangers if by_family is None else by_family
+        self.abstain = strangers if abstain is None else abstain
+        self.consensus = strangers if consensus is None else consensus
+        self.assassin_gap = assassin_gap if self.consensus else 0
+        self.worst_danger = worst_danger
+        self.rarity, self.common, self.min_zipf = rarity, common, min_zipf
+        self.alone = alone
+        self.partners = list(partners) or [weights]
+        self.temperature = temperature if partners else twin_temperature
+        # A twin's noise is known; an unknown agent's is learnt (`observe`) among these.
+        self.noises = temperature * 2.0 ** np.arange(doublings + 1 if partners else 1)
+        self.noise_prior = -doubling_cost * np.arange(len(self.noises))
+        self.noise_evidence = np.zeros(len(self.noises))
+        self.samples, self.candidates = samples, candidates
+        self.neutral_cost, self.opponent_cost = neutral_cost, opponent_cost
+        self.assassin_cost = assassin_cost
+        # Tuned on seeds 0-29 and checked on 30-59 (docs/decisions/0018-the-assassin-in-the-endgame.md).
+        self.endgame, self.endgame_assassin_cost = endgame, endgame_assassin_cost
+        self.seed = seed
+        # 1: a hint is worth its worst partner's score; 0: their mean. Tuned on seeds 2000-2023.
+        self.caution = caution
+        # Tuned on seeds 0-19: widening at 0 costs `combined` 5 points, at -1 it costs the
+        # sparse norms as much (docs/decisions/0009-widening-by-matrix.md).
+        if widen_below is None:
+            widen_below = WIDEN_DENSE if weights.knows_every_hint else WIDEN_SPARSE
+        self.widen_below = widen_below
+        self.prefilter = MarginCaptain(weights, margin=-1.0, max_count=max_count)
+        # How the partners' readings have foreseen the agent's guesses: log-likelihoods.
+        self.reading_temperature, self.slip = reading_temperature, slip
+        self.evidence = np.zeros(len(self.partners))
+        self.members = (family_members(self.partners) if self.by_family
+                        else np.eye(len(self.partners)))
+
+    def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
+        """Learn from what the agent turned over for a hint, in order, among the cards face
+        down when it was given. Each partner gains the likelihood of those guesses under a
+        softmax of its reading; each simulation temperature gains their likelihood under
+        the believed mix of partners, and the likeliest becomes the captain's."""
+        words = list(face_down)
+        picks = [words.index(word) for word in guesses]
+        rows = np.stack([p.hint_row(hint, words) for p in self.partners])
+        if len(self.noises) > 1:
+            belief = self.belief()
+            for k, noise in enumerate(self.noises):
+                mix = pick_chances(rows / noise, picks) @ belief[:, None]
+                self.noise_evidence[k] += self.log_likelihood(mix, len(words)).sum()
+            self.temperature = self.noises[np.argmax(self.noise_evidence + self.noise_prior)]
+        chances = pick_chances(rows / self.reading_temperature, picks)
+        self.evidence += self.log_likelihood(chances, len(words)).sum(axis=0)
+
+    def log_likelihood(self, chances: np.ndarray, face_down: int) -> np.ndarray:
+        """The log-likelihood of each pick (picks × readings), given each reading's chances."""
+        left = face_down - np.arange(len(chances))[:, None]
+        # Any agent may pick a card that no reading puts first; one surprise must not
+        # silence a partner for the rest of the game.
+        return np.log((1 - self.slip) * chances + self.slip / left)
+
+    def belief(self) -> np.ndarray:
+        """Each partner's weight in the mean: how well its reading has foreseen the agent's
+        guesses this game (equal before any)."""
+        return softmax(self.evidence)
+
+    def risk(self, board: Board, team: Color) -> float:
+        """A multiplier on costs: below 1 when behind or when the opponent is about to win."""
+        if self.alone:
+            return 1.0
+        own, opponent = board.remaining(team), board.remaining(team.other)
+        if opponent <= 1 or own - opponent >= 3:
+            return 0.5
+        if own - opponent >= 1:
+            return 0.8
+        if opponent - own >= 2:
+            return 1.3
+        return 1.0
+
+    def score(self, situation: Situation, board: Board) -> np.ndarray:
+        table = np.full((len(situation.legal), self.depth(situation)), -np.inf)
+        self.reached = np.zeros(len(situation.legal))   # per hint: the count all readers reach
+        if self.min_zipf:
+            situation.legal = situation.legal & (zipf_of(self.weights.hints) >= self.min_zipf)
+        own = self.shortlist(situation, board)
+        self.simulate(situation, board, own, table)
+        if len(self.partners) > 1 and table.max() < self.widen_below:
+            wider = self.shortlist(situation, board, views=[p.board_matrix(situation.words)
+                                                             for p in self.partners])
+            self.simulate(situation, board, np.setdiff1d(wider, own), table)
+        return self.agreed(table) if self.consensus else table
+
+    def agreed(self, table: np.ndarray) -> np.ndarray:
+        """The table without the counts that some reader speaking on the hint does not reach
+        (`reached`); unchanged when that leaves no hint, as a hint must still be given."""
+        k = np.arange(1, table.shape[1] + 1)
+        kept = np.where(k <= self.reached[:, None], table, -np.inf)
+        return kept if np.isfinite(kept).any() else table
+
+    def simulate(self, situation: Situation, board: Board, chosen: np.ndarray,
+                 table: np.ndarray) -> None:
+        """Fill the chosen hints' rows of `table` with their value over the partners."""
+        if len(chosen) == 0:
+            return
+        risk = self.risk(board, situation.team)
+        readings = [self.expected(situation, partner, chosen, risk) for partner in self.partners]
+        values = np.stack([value for value, _, _ in readings])
+        fatal = np.stack([chance for _, chance, _ in readings])
+        sure = np.stack([reach for _, _, reach in readings])             # (partners, n)
+        # The costs of a miss that ends the turn are blended between the worst voice (a partner,
+        # or with `by_family` a family of them) and the mean, weighted by what each has foreseen
+        # of the agent (`caution`). A card that loses
+        # (`losing`) is priced at that mean, unblended: a partner silent on a hint guesses at
+        # random in the simulation, so the worst partner's chance is about one in the cards
+        # left for most hints, a floor that hides the ones the informed partners see as fatal
+        # (`worst_danger` blends in the worst voice's chance anyway; 0 was measured best).
+        speaks = self.speaking(situation, chosen)                       # (partners, n)
+        worst, mean, danger, worst_danger = voices(values, fatal, self.members,
+                                                   self.belief(), speaks)
+        danger = (1 - self.worst_danger) * danger + self.worst_danger * worst_danger
+        table[chosen] = (self.caution * worst + (1 - self.caution) * mean
+                         - self.assassin_price(situation) * risk * danger
+                         - self.prior()[chosen, None])
+        self.reached[chosen] = np.where(speaks | ~speaks.any(axis=0), sure, np.inf).min(axis=0)
+
+    def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
+        choice = super().give_hint(board, team, given)
+        return replace(choice, readers=self.agreement(board, choice))
+
+    def agreement(self, board: Board, choice: HintChoice) -> tuple[tuple[str, bool], ...]:
+        """Each family of partners that reads the hint itself (not through a backoff), and
+        whether every such partner ranks the targets above every other face-down card."""
+        words = board.unrevealed_words()
+        targets = np.isin(words, choice.targets)
+        verdicts: dict[str, bool] = {}
+        for partner in self.partners:
+            if partner.backoff is not None and not partner.own_row(choice.hint.word, words).any():
+                continue
+            row = partner.hint_row(choice.hint.word, words)
+            agrees = bool(targets.all() or row[targets].min() > row[~targets].max())
+            family = family_of(partner)
+            verdicts[family] = verdicts.get(family, True) and agrees
+        return tuple(verdicts.items())
+
+    def speaking(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
+        """Partners × chosen hints: whether the partner has its own reading of the hint. One
+        silent on it reads it through its backoff, a partner already heard: with `abstain`
+        it is left out of that hint's voices rather than heard twice."""
+        if not self.abstain:
+            return np.ones((len(self.partners), len(chosen)), dtype=bool)
+        hints = [self.weights.hints[i] for i in chosen]
+        return np.stack([p.own_rows(hints, situation.words).any(axis=1) | (p.backoff is None)
+                         for p in self.partners])
+
+    def prior(self) -> np.ndarray:
+        """What each hint of the vocabulary costs for being rare, in own cards: `rarity` per
+        Zipf unit below `common` (people give common words; rare ones are the corpus's)."""
+        if not self.rarity:
+            return np.zeros(len(self.weights.hints))
+        return self.rarity * np.maximum(0.0, self.common - zipf_of(self.weights.hints))
+
+    def assassin_price(self, situation: Situation) -> float:
+        """What a card that loses costs, in own cards: more in the endgame of a team alone."""
+        late = self.alone and situation.own.sum() <= self.endgame
+        return self.endgame_assassin_cost if late else self.assassin_cost
+
+    def shortlist(self, situation: Situation, board: Board,
+                  views: Sequence[np.ndarray] = ()) -> np.ndarray:
+        """The `candidates` legal hints worth simulating, best by a quick margin score: under
+        the captain's own matrix, or averaged over `views`, other matrices of the board."""
+        def quick(weights: np.ndarray) -> np.ndarray:
+            view = replace(situation, weights=weights)
+            return np.where(situation.legal, self.prefilter.score(view, board).max(axis=1), -np.inf)
+
+        best = np.mean([quick(w) for w in views], axis=0) if views else quick(situation.weights)
+        n = min(self.candidates, int(np.isfinite(best).sum()))
+        return np.argpartition(-best, n - 1)[:n] if n else np.array([], dtype=int)
+
+    def expected(self, situation: Situation, partner: Weights, chosen: np.ndarray,
+                 risk: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each chosen hint and count 1..depth, under one partner's weights: the expected
+        own cards less the expected cost of a miss that does not lose, and the chance of a
+        miss that does (`losing`); and for each hint, how many own cards the partner's plain
+        ranking puts first, short of `assassin_gap` cards from the assassin (its reach)."""
+        # As the partner's agent reads them, backoff included, even for the captain's own matrix.
+        w = partner.hint_rows([self.weights.hints[i] for i in chosen], situation.words)
+        rng = np.random.default_rng(self.seed)  # common random numbers: fair between hints
+        noise = rng.gumbel(size=(self.samples, 1, w.shape[1])).astype(np.float32)
+        noisy = w[None] / self.temperature + noise                         # (S, n, cards)
+        own, others, losing = situation.own, ~situation.own, self.losing(situation)
+        cost = np.array([self.cost(c, situation.team) for c in situation.colors], np.float32)
+        cost[losing] = 0.0   # a card that loses is priced by its chance (`simulate`), not as a miss
+        if others.any():
+            best_other = noisy[..., others].max(axis=2)                     # (S, n)
+            # Which other card ends the turn does not depend on when (a Gumbel max is
+            # independent of its argmax), so its chances are exact, a softmax over the others:
+            # a rare assassin is priced at its chance, not at 0 or 1 in `samples`.
+            ends = softmax(w[:, others] / self.temperature, axis=1)         # (n, others)
+        else:                                        # only own cards are left: no miss
+            best_other, ends = np.full(noisy.shape[:2], -np.inf), np.zeros((len(w), 0))
+        # The agent guesses down its noisy ranking: the own cards above the best other one.
+        miss = (noisy[..., own] > best_other[..., None]).sum(axis=2)        # (S, n)
+        miss_cost = ends @ cost[others]
+        fatal = ends @ losing[others].astype(np.float32)
+        k = np.arange(1, self.depth(situation) + 1)
+        found = np.minimum(miss[..., None], k).mean(axis=0)                 # (n, depth)
+        missed = (miss[..., None] < k).mean(axis=0)
+        return found - missed * (miss_cost * risk)[:, None], missed * fatal[:, None], \
+            self.reach(situation, w)
+
+    def reach(self, situation: Situation, w: np.ndarray) -> np.ndarray:
+        """For each row of `w` (hints × cards): how many own cards the plain ranking puts above
+        every other card; none when the assassin is among its `assassin_gap` strongest other
+        cards or tied with them (a reader that strays once may meet it), or is not last when
+        fewer are left."""
+        own, others = situation.own, ~situation.own
+        if not others.any():
+            return np.full(len(w), float(own.sum()))
+        clear = (w[:, own] > w[:, others].max(axis=1, keepdims=True)).sum(axis=1).astype(float)
+        assassin = situation.mask(ASSASSIN)
+        if not assassin.any() or not self.assassin_gap:
+            return clear
+        # Other cards weighed at least as the assassin (itself not counted): ties are no shield.
+        rank = (w[:, others] >= w[:, assassin].max(axis=1, keepdims=True)).sum(axis=1) - 1
+        gap = min(self.assassin_gap, int(others.sum()) - 1)   # few cards left: it may be last
+        return np.where(rank < gap, 0.0, clear)
+
+    @staticmethod
+    def losing(situation: Situation) -> np.ndarray:
+        """The face-down cards that lose the game when turned over: the assassin, and the
+        opponent's last card, which wins it for them."""
+        assassin, opponent = situation.mask(ASSASSIN), situation.mask(situation.team.other)
+        return assassin | opponent if opponent.sum() == 1 else assassin
+
+    def cost(self, color: Color, team: Color) -> float:
+        """What a card of this colour costs when it ends the turn; the cards that lose the game
+        are priced apart (`losing`). Alone, a miss costs nothing: the turn ends anyway."""
+        if color is team or color is ASSASSIN or self.alone:
+            return 0.0
+        return self.neutral_cost if color is NEUTRAL else self.opponent_cost

@@ -1,0 +1,135 @@
+"""Hints and their legality: a hint, parsing one, why a hint may not be given, and the
+vectorised filter over a whole vocabulary."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+from rapidfuzz.process import cdist
+
+from board import Board
+from common import lemmas, normalise
+
+MAX_COUNT = 9
+MIN_HINT_LETTERS = 3
+MIN_RELATIVE_DISTANCE = 0.5
+
+
+# --- hints -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A captain's hint: one word and a count, 0-9, or None for unlimited."""
+
+    word: str
+    count: int | None
+
+    @property
+    def max_guesses(self) -> int | None:
+        """count+1 guesses; with 0 or unlimited there is no cap."""
+        return None if not self.count else self.count + 1
+
+    def __str__(self) -> str:
+        return f"{self.word.upper()} {'unlimited' if self.count is None else self.count}"
+
+
+def parse_hint(text: str) -> Hint:
+    """`"ocean 2"`, `"ocean unlimited"` or `"ocean inf"` → Hint; ValueError says what is wrong."""
+    parts = text.split()
+    if len(parts) != 2:
+        raise ValueError("give one word and a count, e.g. 'ocean 2' (count 0-9 or 'unlimited')")
+    word, count = normalise(parts[0]), parts[1].lower()
+    if count in ("unlimited", "inf", "infinity", "u"):
+        return Hint(word, None)
+    if not (count.isascii() and count.isdecimal()) or not 0 <= int(count) <= MAX_COUNT:
+        raise ValueError(f"the count must be 0-{MAX_COUNT} or 'unlimited', not {parts[1]!r}")
+    return Hint(word, int(count))
+
+
+def pair_problem(hint: str, board_word: str) -> str | None:
+    """Why `hint` may not be given while `board_word` is face down, or None."""
+    if hint == board_word:
+        return f"{hint!r} is a word on the board"
+    if board_word in hint:
+        return f"{hint!r} contains the board word {board_word!r}"
+    if hint in board_word:
+        return f"{hint!r} is part of the board word {board_word!r}"
+    if lemmas(hint) & lemmas(board_word):
+        return f"{hint!r} is a form of the board word {board_word!r}"
+    if Levenshtein.normalized_distance(hint, board_word) < MIN_RELATIVE_DISTANCE:
+        return f"{hint!r} is spelled too much like the board word {board_word!r}"
+    return None
+
+
+def hint_problem(word: str, board: Board) -> str | None:
+    """Why a hint word is illegal on this board, or None when it may be given."""
+    if not word.isascii() or not word.isalpha():
+        return "a hint is one word of the plain letters a-z (no accents, digits, hyphens or apostrophes)"
+    if len(word) < MIN_HINT_LETTERS:
+        return f"a hint has at least {MIN_HINT_LETTERS} letters"
+    if word in board:
+        return f"{word!r} is a word on the board"
+    for board_word in board.unrevealed_words():
+        if problem := pair_problem(word, board_word):
+            return problem
+    return None
+
+
+class HintFilter:
+    """Vectorised legality over a whole hint vocabulary.
+
+    `banned(board_word)` agrees with `pair_problem` for every hint in the
+    vocabulary; it is computed once per board word and cached.
+    """
+
+    def __init__(self, hints: Sequence[str]):
+        self.hints = tuple(hints)
+        self.index = {h: i for i, h in enumerate(self.hints)}
+        self._array = np.array(self.hints)
+        self._by_lemma: dict[str, list[int]] = {}
+        for i, hint in enumerate(self.hints):
+            for lemma in lemmas(hint):
+                self._by_lemma.setdefault(lemma, []).append(i)
+        shape_ok = np.array([h.isascii() and h.isalpha() and len(h) >= MIN_HINT_LETTERS
+                             for h in self.hints], dtype=bool)
+        self.well_formed = shape_ok
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one filter per vocabulary, kept for the process
+    def banned(self, board_word: str) -> np.ndarray:
+        """Indices of the hints that are illegal while `board_word` is face down."""
+        banned = np.strings.find(self._array, board_word) >= 0  # hint contains the word
+        n = len(board_word)
+        for start in range(n):                                  # hint inside the word
+            for end in range(start + 1, n + 1):
+                if (i := self.index.get(board_word[start:end])) is not None:
+                    banned[i] = True
+        for lemma in lemmas(board_word):
+            banned[self._by_lemma.get(lemma, [])] = True
+        distance = cdist([board_word], self.hints, scorer=Levenshtein.normalized_distance,
+                         dtype=np.float32)[0]
+        banned |= distance < MIN_RELATIVE_DISTANCE
+        return np.flatnonzero(banned)
+
+    def legal(self, board: Board, given: Sequence[str] = ()) -> np.ndarray:
+        """A boolean mask of the hints that may be given on this board."""
+        mask = self.well_formed.copy()
+        for word in board.words:
+            if (i := self.index.get(word)) is not None:
+                mask[i] = False
+        for word in board.unrevealed_words():
+            mask[self.banned(word)] = False
+        for word in given:
+            if (i := self.index.get(word)) is not None:
+                mask[i] = False
+        return mask
+
+
+@functools.lru_cache(maxsize=8)
+def hint_filter(hints: tuple[str, ...]) -> HintFilter:
+    """One legality filter per vocabulary, shared by every matrix over it."""
+    return HintFilter(hints)
