@@ -75,7 +75,7 @@ from initializers.tables import (
     _rows_of,
     _sparse_from,
 )
-from model import Weights
+from models.weights import Weights
 
 COUNTS = {"neighbour": neighbour_counts, "sentence": sentence_counts}
 

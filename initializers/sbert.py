@@ -20,7 +20,7 @@ from common import (
     words_hash,
 )
 from initializers.tables import Table
-from model import Weights
+from models.weights import Weights
 
 
 class SbertTable(Table):

@@ -12,8 +12,6 @@ from models.chances import softmax
 from models.hints import Hint
 from models.weights import Weights
 
-# --- agent -------------------------------------------------------------------
-
 
 @dataclass
 class Memory:

@@ -19,8 +19,6 @@ MIN_HINT_LETTERS = 3
 MIN_RELATIVE_DISTANCE = 0.5
 
 
-# --- hints -------------------------------------------------------------------
-
 
 @dataclass(frozen=True)
 class Hint:

@@ -12,8 +12,6 @@ from board import ASSASSIN, NEUTRAL, Board, Color
 from models.hints import Hint
 from models.weights import Weights
 
-# --- what a captain sees --------------------------------------------------------
-
 
 @dataclass(frozen=True)
 class HintChoice:
