@@ -19,7 +19,6 @@ MIN_HINT_LETTERS = 3
 MIN_RELATIVE_DISTANCE = 0.5
 
 
-
 @dataclass(frozen=True)
 class Hint:
     """A captain's hint: one word and a count, 0-9, or None for unlimited."""

@@ -16,7 +16,6 @@ from models.hints import HintFilter, hint_filter
 TIE_BREAK = 1e-4
 
 
-
 class Extender(Protocol):
     """A source that can weigh words the cached matrix does not hold (e.g. an embedding)."""
 
