@@ -42,6 +42,7 @@ from models.hints import (
     pair_problem,
     parse_hint,
 )
+from models.people import PeopleAgent, PeopleReading
 from models.situation import (
     ASSASSIN_VALUE,
     NEUTRAL_VALUE,
@@ -57,6 +58,8 @@ from models.weights import TIE_BREAK, Extender, Weights
 
 __all__ = [
     "AGENTS",
+    "PeopleAgent",
+    "PeopleReading",
     "AI",
     "ASSASSIN_VALUE",
     "CAPTAINS",

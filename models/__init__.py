@@ -3,5 +3,6 @@
 hints (a hint, its legality, the vectorised filter), weights (the hint × board-word matrix),
 situation (what a captain sees, and the choice from a score table), captains (the base and the
 cumsum, margin and cluster strategies), chances (softmax), expected (the expected captain, its
-families and voices), agents (the guessers), ai (the strategies by name, the AI, its levels).
+families and voices), agents (the guessers), people (the agent that reads clues as people mean
+them), ai (the strategies by name, the AI, its levels).
 """

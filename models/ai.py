@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from models.agents import Agent, GreedyAgent, ThresholdAgent
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain
 from models.expected import ExpectedCaptain
+from models.people import PeopleAgent
 from models.weights import Weights
 
 # --- strategies by name ----------------------------------------------------------------
 
 CAPTAINS: dict[str, type[Captain]] = {c.name: c for c in (
     CumsumCaptain, MarginCaptain, ClusterCaptain, ExpectedCaptain)}
-AGENTS: dict[str, type[Agent]] = {a.name: a for a in (GreedyAgent, Agent, ThresholdAgent)}
+AGENTS: dict[str, type[Agent]] = {a.name: a for a in (GreedyAgent, Agent, ThresholdAgent, PeopleAgent)}
 DEFAULT_CAPTAIN, DEFAULT_AGENT = "expected", "greedy"
 
 

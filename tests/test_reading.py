@@ -57,3 +57,15 @@ def test_without_norms_it_reads_as_sbert_does_and_is_registered() -> None:
     assert isinstance(people_agent(ai), PeopleAgent)
     assert type(ai.agent()) is model.GreedyAgent
     assert type(people_agent(model.AI(sbert, "margin", "softmax"))) is model.Agent
+
+
+def test_the_people_agent_is_registered_without_importing_reading():
+    # It was registered as a side effect of importing reading.py, so `--agent people` and the
+    # bench's registry depended on what happened to be imported first.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = "import model, sys; sys.exit(0 if 'people' in model.AGENTS else 1)"
+    assert subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                          ).returncode == 0
