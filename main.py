@@ -33,7 +33,6 @@ from players import (
     TurnStarted,
     parse_composition,
 )
-from reading import people_agent
 from renderer import RULES, ConsoleTerminal, Renderer
 
 DESCRIPTION = """Play Codenames in the console against, or alongside, an AI.
@@ -144,8 +143,8 @@ def make_team(color: Color, kind: str, ai, terminal: ConsoleTerminal, level: str
                else AICaptain(ai.captain(twin, level=strength)))
     if agent_kind == "human":
         agent = HumanAgent(terminal)
-    else:   # a person's clues are read as people mean them (reading.py)
-        agent = AIAgent(people_agent(ai) if captain_kind == "human" else ai.agent(level=strength))
+    else:   # a person's clues are read by the model of people (models/people.py)
+        agent = AIAgent(ai.people_agent() if captain_kind == "human" else ai.agent(level=strength))
     label = f"{kind} ({level})" if strength else kind
     return Team(color, captain, agent, label=label)
 
@@ -193,8 +192,9 @@ def play(args: argparse.Namespace) -> int:
         level = ask_level() if prompted and people else DEFAULT_LEVEL
     needs_ai = any(k != "auto" and "ai" in k.split(":") for k in kinds.values())
     try:
-        # An AI captain guessed for by a person checks its hints against every matrix.
-        unknown_agents = any(k == "ai:human" for k in kinds.values())
+        # An AI captain guessed for by a person checks its hints against every matrix, and the
+        # model of people that reads a person's hints (or plans for a person) reads them all.
+        unknown_agents = any(k in ("ai:human", "human:ai") for k in kinds.values())
         ai = load_ai(args, partners=unknown_agents) if needs_ai else None
     except (OSError, ValueError, RuntimeError) as error:   # a bad flag or a missing model
         warn(f"cannot build the AI: {error}")

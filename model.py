@@ -10,7 +10,8 @@ the vectorised `HintFilter`), weights (`Weights`, `Extender`), situation
 (what a captain sees, `HintChoice`, the choice from a score table), captains
 (the base `Captain`, cumsum, margin, cluster), chances (softmax), expected
 (`ExpectedCaptain` with its families, word frequencies and voices), agents
-(`Agent` and its kinds, `agent_guess`, `agent_plays`) and ai (`CAPTAINS`,
+(`Agent` and its kinds, `agent_guess`, `agent_plays`), people (the model of people,
+fitted to people's play, and its agent) and ai (`CAPTAINS`,
 `AGENTS`, `AI`, `LEVELS`).
 """
 
@@ -42,7 +43,7 @@ from models.hints import (
     pair_problem,
     parse_hint,
 )
-from models.people import PeopleAgent, PeopleReading
+from models.people import PeopleAgent, PeopleModel, PeopleReading
 from models.situation import (
     ASSASSIN_VALUE,
     NEUTRAL_VALUE,
@@ -59,6 +60,7 @@ from models.weights import TIE_BREAK, Extender, Weights
 __all__ = [
     "AGENTS",
     "PeopleAgent",
+    "PeopleModel",
     "PeopleReading",
     "AI",
     "ASSASSIN_VALUE",

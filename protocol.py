@@ -42,7 +42,6 @@ from model import (
     agent_plays,
     hint_problem,
 )
-from reading import people_agent
 
 COLORS = {color.value: color for color in Color}
 TEAM_NAMES = {RED.value: RED, BLUE.value: BLUE}
@@ -174,7 +173,7 @@ class Engine:
         self.ai = ai
         self.captain = ai.captain()
         self.lone_captain = ai.captain(alone=True)   # for a team playing with no opponent
-        self.agent = people_agent(ai)   # a clue to guess comes from a person, or a bot like one
+        self.agent = ai.people_agent()   # a clue to guess comes from a person, or a bot like one
         self.seed = seed
         self.base_words = len(ai.weights.words)
         self.ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {

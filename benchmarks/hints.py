@@ -4,7 +4,7 @@
 
 The captain is the one an `ai:human` team plays with (it plans for an unknown agent and checks
 its hints against every loaded matrix). Each board is played alone to its end by the agent
-that reads people (reading.py), standing in for the person; the outcome of each guess follows
+that reads people (models/people.py), standing in for the person; the outcome of each guess follows
 the hint: o own, n bystander, p the opponent's, a the assassin. A record to read, not a score.
 """
 
@@ -21,7 +21,6 @@ from board import deal  # noqa: E402
 from common import SOURCES_DIR, board_words  # noqa: E402
 from evaluation.games import TEST_OFFSET, play_solo  # noqa: E402
 from model import AI  # noqa: E402
-from reading import people_agent  # noqa: E402
 from renderer import Renderer  # noqa: E402
 
 
@@ -55,7 +54,7 @@ def main(argv: list[str]) -> int:
     for seed in range(args.seed_offset, args.seed_offset + args.seeds):
         board, rng = deal(seed, words)
         captain = Explained(ai.captain(twin=False, alone=True))
-        result = play_solo(board, board.starting_team, captain, people_agent(ai), rng, seed)
+        result = play_solo(board, board.starting_team, captain, ai.people_agent(), rng, seed)
         ending = "won" if result.won else ("assassin" if result.assassin else "lost")
         print(f"## Seed {seed}: {ending} in {len(result.hints)} hints\n\n```")
         for choice, record in zip(captain.choices, result.hints, strict=False):

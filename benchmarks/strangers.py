@@ -33,15 +33,17 @@ from evaluation.specs import parse_value  # noqa: E402
 STATE: dict = {}
 
 
+def people() -> model.PeopleModel:
+    """The model of people on every loaded matrix."""
+    return model.PeopleModel.of([STATE["weights"], *STATE["partners"]])
+
+
 def captain_for(agent: str, options: dict) -> model.ExpectedCaptain:
     """The game's captain, its partners every loaded matrix but the agent's own."""
     weights, partners = STATE["weights"], STATE["partners"]
     views = [w for w in [weights, *partners] if w.name != agent] or [weights]
     if STATE["people"] and agent != "people":
-        import reading
-        reader = reading.PeopleReading(weights)
-        reader.name = "people"
-        views.append(reader)
+        views.append(model.PeopleReading(weights, people()))
     return model.ExpectedCaptain(weights, partners=views, alone=True, **options)
 
 
@@ -52,8 +54,7 @@ def agent_for(name: str):
         from foreign.vectors import load
         return ForeignAgent(load(name))
     if name == "people":
-        import reading
-        return reading.PeopleAgent(STATE["weights"])
+        return model.PeopleAgent(STATE["weights"], model=people())
     found = {w.name: w for w in [STATE["weights"], *STATE["partners"]]}
     return model.GreedyAgent(found[name])
 

@@ -18,19 +18,23 @@ halves an agent may have been tuned on (even) and not (odd).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from board import NEUTRAL, Board
 from evaluation.human_duet import Turn, available, folder, read_turns
+from evaluation.people_fit import cross_validated_people
 from evaluation.stats import bootstrap_ratio
-from model import Hint
+from model import Hint, PeopleAgent, Weights
+
+STOPS = (0.0, 0.25)   # the people model's agent: never stop early, and below a 25% chance
 
 # name, what the report calls it; each has a numerator and a denominator per turn
 MEASURES = (("first_target", "first pick a target"), ("top_k", "top-k overlap"),
-            ("first_black", "first pick an assassin"), ("agree", "agrees with the person"))
+            ("first_black", "first pick an assassin"), ("agree", "agrees with the person"),
+            ("black_picks", "assassin picks a turn"), ("tan_picks", "bystander picks a turn"))
 HALVES = {"all": lambda game: True, "even": lambda game: game % 2 == 0,
           "odd": lambda game: game % 2 == 1}
 
@@ -52,21 +56,24 @@ def agent_picks(agent, turn: Turn, rng: np.random.Generator) -> list[str]:
 
 def turn_counts(turn: Turn, picks: Sequence[str]) -> np.ndarray:
     """(numerator, denominator) of every measure for one turn's picks: shape (measures, 2)."""
-    targets, black = set(turn.targets), set(turn.black)
+    targets, black, tan = set(turn.targets), set(turn.black), set(turn.tan)
     first = picks[0] if picks else None
     person = turn.guesses[0] if turn.guesses else None
     return np.array([[first in targets, 1],
                      [len(targets & set(picks[:len(targets)])), len(targets)],
                      [first in black, 1],
-                     [person is not None and first == person, person is not None]], dtype=float)
+                     [person is not None and first == person, person is not None],
+                     [len(black & set(picks)), 1], [len(tan & set(picks)), 1]], dtype=float)
 
 
 def random_counts(turn: Turn) -> np.ndarray:
     """The expectation of `turn_counts` for picks drawn at random among the face-down words."""
     n, k = len(turn.remaining), len(turn.targets)
     black = len(set(turn.black) & set(turn.remaining))
+    tan = len(set(turn.tan) & set(turn.remaining))
     has_person = bool(turn.guesses)
-    return np.array([[k / n, 1], [k * k / n, k], [black / n, 1], [has_person / n, has_person]])
+    return np.array([[k / n, 1], [k * k / n, k], [black / n, 1], [has_person / n, has_person],
+                     [k * black / n, 1], [k * tan / n, 1]])
 
 
 def by_game(turns: Sequence[Turn], counts: Iterable[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -89,13 +96,14 @@ def summarize(ids: np.ndarray, table: np.ndarray) -> dict:
     return out
 
 
-def measure_agent(make_agent: Callable[[], object], turns: Sequence[Turn]) -> tuple[dict, list[float]]:
-    """An agent's summary over the turns, and the seconds each turn's picks took."""
+def measure_agent(make_agent: Callable[[Turn], object], turns: Sequence[Turn]) -> tuple[dict, list[float]]:
+    """An agent's summary over the turns, and the seconds each turn's picks took; `make_agent`
+    makes the agent that reads a turn (a model fitted without the turn's game, say)."""
     import time
 
     counts, seconds = [], []
     for turn in turns:
-        agent, rng = make_agent(), np.random.default_rng(turn.row)
+        agent, rng = make_agent(turn), np.random.default_rng(turn.row)
         start = time.perf_counter()
         picks = agent_picks(agent, turn, rng)
         seconds.append(time.perf_counter() - start)
@@ -111,11 +119,25 @@ def baselines(turns: Sequence[Turn]) -> dict:
     return {"people": people, "random": summarize(*by_game(turns, map(random_counts, turns)))}
 
 
-def run(sources: Path, agents: Sequence[tuple[str, Callable[[], object]]]) -> dict:
-    """The tier for named agent factories, or why it was skipped."""
+def people_agents(turns: Sequence[Turn], readings: Mapping[str, Weights]
+                  ) -> list[tuple[str, Callable[[Turn], object]]]:
+    """The agent on every variant of the model of people that the matrices allow, each turn read
+    by the variant fitted without its game (cross-validated), at every stopping threshold."""
+    weights = next(iter(readings.values()))
+    return [(f"people: {name}" + (f", stops below {stop:.0%}" if stop else ""),
+             lambda turn, model=model, stop=stop: PeopleAgent(weights, model=model(turn), stop_below=stop))
+            for name, model in cross_validated_people(turns, readings) for stop in STOPS]
+
+
+def run(sources: Path, agents: Sequence[tuple[str, Callable[[Turn], object]]],
+        readings: Mapping[str, Weights] | None = None) -> dict:
+    """The tier for named agent factories (each makes the agent that reads a turn), and the
+    cross-validated model of people on `readings`; or why it was skipped."""
     if not available(sources):
         return {"skipped": f"no human Duet record in {folder(sources)}"}
     turns = list(read_turns(sources))
+    if readings:
+        agents = [*people_agents(turns, readings), *agents]
     rows = []
     for label, make in agents:
         summary, seconds = measure_agent(make, turns)
@@ -134,7 +156,9 @@ def markdown(tier: dict, fmt: Callable) -> list[str]:
               "each agent sees the face-down words (never the key) and the person's clue, with "
               "the giver's number of targets as the count. 95% bootstrap intervals over games. "
               "All figures are validation figures; 'even' and 'odd' are the halves by game id "
-              "(agents are tuned on even games only).", ""]
+              "(agents are tuned on even games only). The model of people ('people: …') is "
+              "cross-validated by game: each turn is read by the model fitted without its game "
+              "(evaluation/people_fit.py).", ""]
     header = ["reader", "half"] + [label for _, label in MEASURES] + ["median ms"]
     rows = []
     for label, summary, speed in ([("people", tier["people"], None), ("random first pick",

@@ -49,7 +49,7 @@ def solo_games(setup: Setup, pair: tuple[Spec, Spec], tick: Callable[[], None] =
     for seed in setup.seeds:
         board, rng = deal(seed, setup.words)
         captain = build(setup.captain_registry, captain_spec, setup.weights, partners, alone=True)
-        agent = build(setup.agent_registry, agent_spec, setup.weights)
+        agent = build(setup.agent_registry, agent_spec, setup.weights, list(setup.weights.values()))
         games.append(play_solo(board, board.starting_team, captain, agent, rng, seed))
         tick()
     return games
@@ -87,7 +87,7 @@ def players_of(setup: Setup, captain: Spec, agent: Spec) -> tuple:
     """Fresh (captain, agent) models of a team for one game."""
     partners = partners_for(captain, agent, setup.weights, setup.partners)
     return (build(setup.captain_registry, captain, setup.weights, partners),
-            build(setup.agent_registry, agent, setup.weights))
+            build(setup.agent_registry, agent, setup.weights, list(setup.weights.values())))
 
 
 def duel_games(setup: Setup, team: tuple[Spec, Spec], tick: Callable[[], None] = lambda: None
@@ -178,9 +178,9 @@ def run_duet(seeds: list[int], setup: Setup, model) -> dict:
 
 def run_human(sources: Path, setup: Setup) -> dict:
     """The human tier (evaluation/human_tier.py) for every agent spec, or why it was skipped."""
-    agents = [(spec.label, lambda spec=spec: build(setup.agent_registry, spec, setup.weights))
-              for spec in setup.agents]
-    tier = human_tier.run(sources, agents)
+    agents = [(spec.label, lambda turn, spec=spec: build(setup.agent_registry, spec, setup.weights))
+              for spec in setup.agents if spec.strategy != "people"]   # people: cross-validated
+    tier = human_tier.run(sources, agents, setup.weights)
     if "skipped" in tier:
         print(f"bench: human tier skipped: {tier['skipped']}")
     return tier

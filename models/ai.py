@@ -3,12 +3,13 @@ the levels it plays at."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from models.agents import Agent, GreedyAgent, ThresholdAgent
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain
 from models.expected import ExpectedCaptain
-from models.people import PeopleAgent
+from models.people import PeopleAgent, PeopleModel
 from models.weights import Weights
 
 # --- strategies by name ----------------------------------------------------------------
@@ -48,6 +49,20 @@ class AI:
             partners = [] if twin else [self.weights, *self.partners]
             return ExpectedCaptain(self.weights, partners=partners, alone=alone, **options)
         return CAPTAINS[self.captain_strategy](self.weights, **options)
+
+    @functools.cached_property
+    def people(self) -> PeopleModel:
+        """The model of people on this AI's matrices: how a person reads a clue."""
+        from common import warn
+
+        return PeopleModel.of([self.weights, *self.partners], say=warn)
+
+    def people_agent(self) -> Agent:
+        """The agent for clues that a person gives: with the default strategy it reads them as
+        people mean them (`PeopleAgent`); a strategy the user chose is kept."""
+        if self.agent_strategy == DEFAULT_AGENT:
+            return PeopleAgent(self.weights, model=self.people)
+        return self.agent()
 
     def agent(self, level: Level | None = None) -> Agent:
         """An agent; a `level` sets how often it takes its best card rather than a likely one."""

@@ -1,62 +1,199 @@
-"""The people reader: SBERT's similarity plus the free-association norms, as an agent reads a
-person's clue (docs/decisions/0025-reading-people.md; `reading.py` says when the game uses it)."""
+"""The model of people: how a person reads a clue, fitted to people playing Codenames.
+
+A conditional logit (a softmax over the face-down cards) whose features are what
+the AI's matrices say of the clue and each card, the card's word frequency, and
+the board context: how a card stands among the others for the clue (its z-score,
+whether it is the best, by how much). Its coefficients are fitted by maximum
+likelihood to people's play (evaluation/people_fit.py) and committed in
+data/people.json; nothing is fitted at play time.
+
+The same model reads a person's clue for the AI agent, and is the partner the
+captain plans for when its agent is a person.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
-from models.agents import GreedyAgent
+from board import Board, Color
+from models.agents import Agent
+from models.chances import softmax
+from models.hints import Hint
 from models.weights import Weights
 
-NORMS = ("association", "eat")   # USF and EAT: their words × words strengths, both directions
-NORMS_WEIGHT = 1.0               # the one knob, tuned on the record's even games only
-READER = "sbert"                 # the dense reader the norms are added to
+PEOPLE_PATH = Path(__file__).resolve().parent.parent / "data" / "people.json"
+
+# The matrices a feature may read, by initializer name. Norms are raw strengths of a few
+# people out of a hundred: heavy-tailed, so they enter as square roots.
+READINGS = ("sbert", "fasttext", "double_link", "word_collocations", "sentence_collocations",
+            "association", "eat")
+ROOTED = frozenset({"association", "eat"})
+# How a card stands among the face-down cards for a clue, under one reading.
+CONTEXTS = ("z", "top", "lead")
+FREQUENCY = "zipf"   # the card word's wordfreq Zipf frequency, over 8
 
 
-def tables_in(node: object, seen: set[int] | None = None) -> Iterator[object]:
-    """Every table a matrix is made of: its extender, a combination's parts, a double link's inner."""
-    seen = set() if seen is None else seen
-    if node is None or id(node) in seen:
-        return
-    seen.add(id(node))
-    yield node
-    for child in (getattr(node, "table", None), getattr(node, "inner", None),
-                  *(part for part, _ in getattr(node, "parts", ()))):
-        yield from tables_in(child, seen)
+def parse_feature(name: str) -> tuple[str, str | None]:
+    """`"sbert~z"` → ("sbert", "z"); `"sbert"` → ("sbert", None)."""
+    reading, _, context = name.partition("~")
+    if reading != FREQUENCY and reading not in READINGS:
+        raise ValueError(f"unknown reading {reading!r} in feature {name!r}")
+    if context and context not in CONTEXTS:
+        raise ValueError(f"unknown board context {context!r} in feature {name!r}")
+    return reading, context or None
 
 
-def norms_of(weights: Weights) -> list[object]:
-    """The association-norm tables that a matrix (or its backoff chain) is made of."""
-    found: dict[str, object] = {}
-    chain: Weights | None = weights
-    while chain is not None:
-        for table in tables_in(chain.extender):
-            if getattr(table, "name", None) in NORMS and hasattr(table, "raw_row"):
-                found.setdefault(table.name, table)
-        chain = chain.backoff
-    return [found[name] for name in NORMS if name in found]
+def in_context(rows: np.ndarray, context: str | None) -> np.ndarray:
+    """A reading's rows (clues × cards) as one board context sees them."""
+    if context is None:
+        return rows
+    best = rows.max(axis=1, keepdims=True)
+    top = (rows >= best) & (best > 0)
+    if context == "top":
+        return top.astype(np.float32)
+    if context == "lead":
+        second = np.sort(rows, axis=1)[:, -2:-1] if rows.shape[1] > 1 else np.zeros_like(best)
+        return np.where(top, best - second, 0.0).astype(np.float32)
+    spread = rows.std(axis=1, keepdims=True)
+    return np.where(spread > 0, (rows - rows.mean(axis=1, keepdims=True)) / np.where(spread > 0, spread, 1),
+                    0.0).astype(np.float32)
 
 
-def reader_of(weights: Weights) -> Weights:
-    """The SBERT matrix among a matrix's backoffs (itself if it is SBERT's), else the matrix."""
-    chain: Weights | None = weights
-    while chain is not None:
-        if chain.name == READER:
-            return chain
-        chain = chain.backoff
-    return weights
+def card_frequency(words: Sequence[str]) -> np.ndarray:
+    """Each card word's Zipf frequency over 8 (about 0 to 1)."""
+    from wordfreq import zipf_frequency
+
+    return np.array([zipf_frequency(w, "en") / 8 for w in words], dtype=np.float32)
+
+
+class Features:
+    """Feature values (clues × cards × features) from the matrices at hand."""
+
+    def __init__(self, names: Sequence[str], readings: Mapping[str, Weights]):
+        self.names = tuple(names)
+        parsed = [parse_feature(n) for n in self.names]
+        needed = {r for r, _ in parsed if r != FREQUENCY}
+        if missing := needed - set(readings):
+            raise KeyError(f"no matrix for {', '.join(sorted(missing))}")
+        self.parsed = parsed
+        self.readings = {name: readings[name] for name in needed}
+        self.frequencies: dict[str, float] = {}
+
+    def __call__(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
+        rows = {name: self.rows(name, clues, words) for name in self.readings}
+        values = np.empty((len(clues), len(words), len(self.names)), dtype=np.float32)
+        for k, (reading, context) in enumerate(self.parsed):
+            values[..., k] = (self.frequency(words)[None] if reading == FREQUENCY
+                              else in_context(rows[reading], context))
+        return values
+
+    def rows(self, reading: str, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
+        """A reading's own rows (not its backoff's: a silent source says nothing)."""
+        rows = np.asarray(self.readings[reading].own_rows(list(clues), list(words)), dtype=np.float32)
+        return np.sqrt(np.maximum(rows, 0.0)) if reading in ROOTED else rows
+
+    def frequency(self, words: Sequence[str]) -> np.ndarray:
+        if new := [w for w in words if w not in self.frequencies]:
+            self.frequencies.update(zip(new, card_frequency(new).tolist(), strict=True))
+        return np.array([self.frequencies[w] for w in words], dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A fitted variant of the model: its features, their coefficients (per unit of each
+    feature), and what it was fitted on."""
+
+    name: str
+    features: tuple[str, ...]
+    coefficients: tuple[float, ...]
+    l2: float = 0.0
+    about: str = ""
+
+    @property
+    def readings(self) -> frozenset[str]:
+        """The matrices this variant needs."""
+        return frozenset(r for r, _ in map(parse_feature, self.features) if r != FREQUENCY)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "features": list(self.features),
+                "coefficients": [round(c, 6) for c in self.coefficients], "l2": self.l2,
+                "about": self.about}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> Fit:
+        return cls(data["name"], tuple(data["features"]), tuple(map(float, data["coefficients"])),
+                   float(data.get("l2", 0.0)), data.get("about", ""))
+
+
+def load_fits(path: Path = PEOPLE_PATH) -> list[Fit]:
+    """The committed variants, richest first."""
+    with open(path, encoding="utf-8") as handle:
+        return [Fit.from_json(v) for v in json.load(handle)["variants"]]
+
+
+def best_fit(readings: Mapping[str, Weights], fits: Sequence[Fit] | None = None) -> Fit:
+    """The richest variant whose matrices are all at hand (the embedded one needs SBERT only)."""
+    fits = load_fits() if fits is None else fits
+    for fit in fits:
+        if fit.readings <= set(readings):
+            return fit
+    raise LookupError("no variant of the model of people fits the matrices at hand "
+                      f"({', '.join(sorted(readings)) or 'none'})")
+
+
+class PeopleModel:
+    """How a person reads a clue: logits over the face-down cards (a softmax of them is the
+    chance that a person picks each card first)."""
+
+    def __init__(self, fit: Fit, readings: Mapping[str, Weights]):
+        self.fit = fit
+        self.features = Features(fit.features, readings)
+        self.coefficients = np.asarray(fit.coefficients, dtype=np.float32)
+
+    @classmethod
+    def of(cls, readings: Mapping[str, Weights] | Sequence[Weights], fits: Sequence[Fit] | None = None,
+           say: Callable[[str], None] | None = None) -> PeopleModel:
+        """The richest committed variant that the matrices allow; `say` hears, in one line,
+        what a richer one would need."""
+        if not isinstance(readings, Mapping):
+            readings = {w.name: w for w in readings}
+        fits = load_fits() if fits is None else fits
+        if not any(fit.readings <= set(readings) for fit in fits) and readings:
+            # A matrix no variant knows (a user's, a test's) is read as the embedded one reads SBERT.
+            readings = {"sbert": next(iter(readings.values()))}
+        fit = best_fit(readings, fits)
+        if say is not None and fit is not fits[0]:
+            wanted = ", ".join(sorted(fits[0].readings - set(readings)))
+            say(f"The AI reads people's clues with its '{fit.name}' model of people; the "
+                f"'{fits[0].name}' one would also read {wanted} (README: Adding datasets).")
+        return cls(fit, readings)
+
+    def logits(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
+        """clues × cards: each card's logit for each clue."""
+        return self.features(clues, words) @ self.coefficients
+
+    def chances(self, clue: str, words: Sequence[str]) -> np.ndarray:
+        """The chance that a person picks each card first for the clue."""
+        return softmax(self.logits([clue], words)[0])
+
+
+# The captain simulates a reader as a softmax of its rows over its temperature: a reading's rows
+# are the model's logits times this, so that the captain's usual temperature is the model's own.
+PEOPLE_TEMPERATURE = 0.02
 
 
 class PeopleReading:
-    """A `Weights` as an agent reads it: `hint_row` is SBERT's row plus NORMS_WEIGHT ×
-    √(the summed raw strengths of the norms between the hint and each word, either way);
-    everything else is the matrix's own."""
+    """A `Weights` as a person reads it: `hint_rows` are the model's logits (times
+    `PEOPLE_TEMPERATURE`); everything else is the matrix's own."""
 
-    def __init__(self, weights: Weights, norms_weight: float = NORMS_WEIGHT):
-        self.weights, self.reader = weights, reader_of(weights)
-        self.norms, self.norms_weight = norms_of(weights), norms_weight
+    def __init__(self, weights: Weights, model: PeopleModel):
+        self.weights, self.model = weights, model
+        self.name = "people"
 
     def __getattr__(self, name: str):
         return getattr(self.weights, name)
@@ -65,18 +202,50 @@ class PeopleReading:
         return self.hint_rows([hint], words)[0]
 
     def hint_rows(self, hints: Sequence[str], words: Sequence[str]) -> np.ndarray:
-        rows = np.array(self.reader.hint_rows(hints, words), dtype=np.float32)
-        if self.norms and self.norms_weight:
-            strength = np.array([sum(t.raw_row(h, list(words)) for t in self.norms) for h in hints],
-                                dtype=np.float32)
-            rows += np.float32(self.norms_weight) * np.sqrt(np.maximum(strength, 0.0))
-        return rows
+        return np.float32(PEOPLE_TEMPERATURE) * self.model.logits(hints, words)
+
+    def own_rows(self, hints: Sequence[str], words: Sequence[str]) -> np.ndarray:
+        return self.hint_rows(hints, words)
+
+    def board_matrix(self, words: Sequence[str]) -> np.ndarray:
+        return self.weights.board_matrix(words)
+
+    backoff = None
 
 
-class PeopleAgent(GreedyAgent):
-    """The greedy agent reading clues as people mean them (`PeopleReading`)."""
+# A careful person stops when the next card is less likely than this to be the one the clue
+# meant, and takes a bonus card for an earlier clue only when it is at least this likely.
+STOP_BELOW, BONUS_ABOVE = 0.0, 0.6
+
+
+class PeopleAgent(Agent):
+    """The agent that reads a clue as people do (`PeopleModel`): the likeliest card first,
+    `count` guesses unless the next card falls below `stop_below` of the model's chance, and
+    the bonus guess only for an earlier clue whose card stands out (`bonus_above`)."""
 
     name = "people"
 
-    def __init__(self, weights: Weights, norms_weight: float = NORMS_WEIGHT, **options):
-        super().__init__(PeopleReading(weights, norms_weight), **options)
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (),
+                 model: PeopleModel | None = None, stop_below: float = STOP_BELOW,
+                 bonus_above: float = BONUS_ABOVE, **options):
+        model = model or PeopleModel.of([weights, *partners])
+        super().__init__(PeopleReading(weights, model), **{"chance": 1.0, **options})
+        self.model, self.stop_below, self.bonus_above = model, stop_below, bonus_above
+
+    def stop(self, column: np.ndarray, hint: Hint) -> bool:
+        return self.chances(column).max() < self.stop_below
+
+    @staticmethod
+    def chances(column: np.ndarray) -> np.ndarray:
+        """The model's chances from a reading's column (its logits times PEOPLE_TEMPERATURE)."""
+        return softmax(column.astype(np.float64) / PEOPLE_TEMPERATURE)
+
+    def bonus(self, board: Board, team: Color) -> str | None:
+        words = board.unrevealed_words()
+        for memory in self.remembered[:-1]:
+            if memory.outstanding(board, team) == 0:
+                continue
+            chances = self.chances(self.weights.hint_row(memory.hint.word, words))
+            if chances.max() >= self.bonus_above:
+                return words[int(chances.argmax())]
+        return None

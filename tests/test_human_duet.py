@@ -131,11 +131,14 @@ def test_the_tier_measures_an_agent_against_people_and_chance(record: Path) -> N
             return board.unrevealed_words()[0]
 
     turns = list(read_turns(record))
-    summary, _ = measure_agent(FirstWord, turns)
+    summary, _ = measure_agent(lambda turn: FirstWord(), turns)
     # first words: zorp (target), quell (target), brask (tan), glim (target), parv (target)
     assert summary["all"]["first_target"].value == 0.8 and summary["all"]["first_black"].value == 0.0
     # the person's first clicks: miv, quell, felm (black), -, snoot
     people = baselines(turns)["people"]["all"]
     assert people["first_target"].value == 0.6 and people["first_black"].value == 0.2
     assert summary["all"]["agree"].value == 0.25      # quell, of the four turns with a pick
+    # every pick of the first k (k = the giver's targets), per turn: brask is a bystander
+    assert summary["all"]["tan_picks"].value == pytest.approx(sum(
+        len(set(t.tan) & set(t.remaining[:len(t.targets)])) for t in turns) / len(turns))
     assert run(record / "nowhere", [])["skipped"].startswith("no human Duet record")

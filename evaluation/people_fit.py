@@ -1,0 +1,270 @@
+"""Fit the model of people (models/people.py) to people playing Codenames Duet.
+
+Each turn of the human Duet record (evaluation/human_duet.py) gives choices: the
+giver's targets, each chosen over the cards the clue was not meant for, and the
+guesser's clicks, each chosen over the cards still face down. A conditional logit
+(a softmax over the face-down cards) is fitted to them by maximum likelihood with
+an L2 penalty on standardised features; the penalty is chosen by cross-validation
+inside the training games, and every figure reported is cross-validated by game:
+a turn is read by a model fitted without its game.
+
+    python -m evaluation.people_fit --sources ../shared/datasets
+
+writes data/people.json (the coefficients, with a checksum of the record they were
+fitted on) and prints the cross-validated figures of every variant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import minimize
+
+from evaluation.human_duet import CLUE_FILE, GUESS_FILE, Turn, folder, read_turns
+from models.people import PEOPLE_PATH, Features, Fit, PeopleModel
+from models.weights import Weights
+
+L2_GRID = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
+FOLDS = 10
+SIGNALS = {"targets": 1.0, "picks": 1.0}   # the givers' targets and the guessers' clicks, weighed alike
+
+# The variants fitted, richest first: the first whose matrices are all at hand plays.
+VARIANTS: dict[str, tuple[str, ...]] = {
+    "every dataset": (
+        "sbert", "sbert~z", "sbert~top", "sbert~lead", "fasttext", "fasttext~z", "fasttext~top",
+        "double_link", "double_link~z", "double_link~top", "word_collocations", "word_collocations~top",
+        "sentence_collocations", "association", "association~top", "association~lead",
+        "eat", "eat~top", "eat~lead", "zipf"),
+    "norms": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "association", "association~top",
+              "association~lead", "eat", "eat~top", "eat~lead", "zipf"),
+    "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "zipf"),
+}
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Choice events over padded boards: every event picks `chosen` among its `left` cards
+    of board `board`, whose features are `values[board]` (boards × cards × features)."""
+
+    values: np.ndarray      # (boards, cards, features)
+    board: np.ndarray       # (events,) the board of each event
+    left: np.ndarray        # (events, cards) bool: the cards it chose among
+    chosen: np.ndarray      # (events,) the card chosen
+    weight: np.ndarray      # (events,) the event's weight in the likelihood
+
+    def subset(self, events: np.ndarray) -> Choices:
+        return Choices(self.values, self.board[events], self.left[events], self.chosen[events],
+                       self.weight[events])
+
+
+def choice_events(turns: Sequence[Turn], signals: Mapping[str, float]) -> tuple[list, ...]:
+    """(turn index, left mask, chosen, weight) of every event that `signals` (name → weight) asks for."""
+    boards, lefts, chosen, weights = [], [], [], []
+    width = max(len(t.remaining) for t in turns)
+    for i, turn in enumerate(turns):
+        index = {w: k for k, w in enumerate(turn.remaining)}
+        face_down = np.zeros(width, dtype=bool)
+        face_down[:len(turn.remaining)] = True
+        if signals.get("targets"):
+            targets = [index[t] for t in turn.targets if t in index]
+            for t in targets:   # each target over the cards the clue was not meant for
+                left = face_down.copy()
+                left[[o for o in targets if o != t]] = False
+                boards.append(i), lefts.append(left), chosen.append(t)
+                weights.append(signals["targets"] / len(targets))
+        if signals.get("picks"):
+            left = face_down.copy()
+            for word in turn.guesses:   # each click over the cards still face down
+                boards.append(i), lefts.append(left.copy()), chosen.append(index[word])
+                weights.append(signals["picks"] / len(turn.guesses))
+                left[index[word]] = False
+    return boards, lefts, chosen, weights
+
+
+def turn_values(turns: Sequence[Turn], features: Callable) -> np.ndarray:
+    """Feature values of every turn's face-down cards for its clue, padded: turns × cards × features."""
+    width = max(len(t.remaining) for t in turns)
+    out = None
+    for i, turn in enumerate(turns):
+        values = features([turn.clue], list(turn.remaining))[0]
+        if out is None:
+            out = np.zeros((len(turns), width, values.shape[1]), dtype=np.float64)
+        out[i, :len(turn.remaining)] = values
+    return out
+
+
+def choices(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float]) -> Choices:
+    boards, lefts, chosen, weights = choice_events(turns, signals)
+    left = np.array(lefts, dtype=bool).reshape(-1, values.shape[1])
+    return Choices(values, np.array(boards, dtype=int), left, np.array(chosen, dtype=int),
+                   np.array(weights, dtype=float))
+
+
+def negative_log_likelihood(beta: np.ndarray, data: Choices, l2: float) -> tuple[float, np.ndarray]:
+    """The penalised negative log-likelihood of the events and its gradient."""
+    x = data.values[data.board]                                   # (E, C, F)
+    logits = np.where(data.left, x @ beta, -np.inf)
+    logits -= logits.max(axis=1, keepdims=True)
+    chances = np.exp(logits)
+    chances /= chances.sum(axis=1, keepdims=True)
+    picked = np.arange(len(data.chosen)), data.chosen
+    nll = -(data.weight * np.log(np.maximum(chances[picked], 1e-300))).sum()
+    expected = np.einsum("ec,ecf->ef", chances, x)
+    gradient = -(data.weight[:, None] * (x[picked] - expected)).sum(axis=0)
+    return nll + 0.5 * l2 * beta @ beta, gradient + l2 * beta
+
+
+def fit(data: Choices, l2: float) -> np.ndarray:
+    """The coefficients (per unit of the standardised features) that maximise the penalised likelihood."""
+    start = np.zeros(data.values.shape[2])
+    result = minimize(negative_log_likelihood, start, args=(data, l2), jac=True, method="L-BFGS-B")
+    return result.x
+
+
+def scales(values: np.ndarray) -> np.ndarray:
+    """Each feature's spread over the cards (1 for a constant one), to standardise it."""
+    flat = values.reshape(-1, values.shape[2])
+    spread = flat.std(axis=0)
+    return np.where(spread > 0, spread, 1.0)
+
+
+def folds_of(turns: Sequence[Turn], k: int, seed: int = 0) -> np.ndarray:
+    """Each turn's fold, drawn by game so that a game's turns are never split."""
+    games = np.array(sorted({t.game for t in turns}))
+    fold = np.random.default_rng(seed).permutation(len(games)) % k
+    of_game = dict(zip(games.tolist(), fold.tolist(), strict=True))
+    return np.array([of_game[t.game] for t in turns])
+
+
+def fit_penalised(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
+                  train: np.ndarray, grid: Sequence[float] = L2_GRID, k: int = 5) -> tuple[np.ndarray, float]:
+    """Coefficients fitted on the `train` turns (a boolean mask), with the L2 penalty chosen by
+    a k-fold cross-validation by game inside them; per unit of the raw features."""
+    scale = scales(values[train])
+    data = choices(turns, values / scale, signals)
+    inner = folds_of([t for t, keep in zip(turns, train, strict=True) if keep], k, seed=1)
+    fold = np.full(len(turns), -1)
+    fold[train] = inner
+    held = {"picks": 1.0}    # the penalty is judged on what a guesser does
+    check = choices(turns, values / scale, held)
+    losses = []
+    for l2 in grid:
+        loss = 0.0
+        for f in range(k):
+            fitting = data.subset(np.flatnonzero(train[data.board] & (fold[data.board] != f)))
+            beta = fit(fitting, l2)
+            scored = check.subset(np.flatnonzero(fold[check.board] == f))
+            loss += negative_log_likelihood(beta, scored, 0.0)[0]
+        losses.append(loss)
+    l2 = grid[int(np.argmin(losses))]
+    beta = fit(data.subset(np.flatnonzero(train[data.board])), l2)
+    return beta / scale, l2
+
+
+def fold_fits(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
+              k: int = FOLDS) -> tuple[np.ndarray, list[np.ndarray], list[float]]:
+    """Each turn's fold (by game), each fold's coefficients fitted without it, and the penalty
+    each fold chose."""
+    fold = folds_of(turns, k)
+    fitted = [fit_penalised(turns, values, signals, fold != f) for f in range(k)]
+    return fold, [beta for beta, _ in fitted], [l2 for _, l2 in fitted]
+
+
+def cross_validated_logits(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
+                           k: int = FOLDS) -> tuple[np.ndarray, list[float]]:
+    """Every turn's logits (turns × cards, padded with -inf) from a model fitted without its
+    game's fold; and the penalty each fold chose."""
+    fold, betas, penalties = fold_fits(turns, values, signals, k)
+    logits = np.full(values.shape[:2], -np.inf)
+    for i, turn in enumerate(turns):
+        n = len(turn.remaining)
+        logits[i, :n] = values[i, :n] @ betas[fold[i]]
+    return logits, penalties
+
+
+def first_pick_rates(turns: Sequence[Turn], logits: np.ndarray) -> dict[str, float]:
+    """The share of turns whose best card is a target, one of the giver's assassins, a bystander."""
+    first = [t.remaining[int(np.argmax(row))] for t, row in zip(turns, logits, strict=True)]
+    return {"target": float(np.mean([w in t.targets for w, t in zip(first, turns, strict=True)])),
+            "assassin": float(np.mean([w in t.black for w, t in zip(first, turns, strict=True)]))}
+
+
+def record_checksum(sources: Path) -> str:
+    """SHA-256 over the two files a turn is read from, in order: what a fit was made on."""
+    digest = hashlib.sha256()
+    for name in (CLUE_FILE, GUESS_FILE):
+        digest.update((folder(sources) / name).read_bytes())
+    return digest.hexdigest()
+
+
+def readings_at_hand(sources: Path) -> dict:
+    """Every matrix the sources allow, by name (the embedded default's SBERT at least)."""
+    import datasets
+
+    weights, partners = datasets.load_with_partners("sbert", sources=sources)
+    return {w.name: w for w in (weights, *partners)}
+
+
+def cross_validated_people(turns: Sequence[Turn], readings: Mapping[str, Weights],
+                           signals: Mapping[str, float] = SIGNALS) -> Iterator[tuple[str, Callable]]:
+    """(variant, the model of people that reads a turn: fitted without the turn's game) for
+    every variant the matrices allow."""
+    for name, names in VARIANTS.items():
+        try:
+            features = Features(names, readings)
+        except KeyError:
+            continue
+        fold, betas, _ = fold_fits(turns, turn_values(turns, features), signals)
+        models = [PeopleModel(Fit(name, tuple(names), tuple(beta)), readings) for beta in betas]
+        of_row = {turn.row: models[f] for turn, f in zip(turns, fold, strict=True)}
+        yield name, lambda turn, of_row=of_row: of_row[turn.row]
+
+
+def fit_variants(sources: Path, signals: Mapping[str, float],
+                 variants: Mapping[str, Sequence[str]] = VARIANTS,
+                 say: Callable[[str], None] = print) -> dict:
+    """Fit every variant whose matrices the sources allow on the whole record; their
+    cross-validated figures beside them. The content of data/people.json."""
+    turns = list(read_turns(sources))
+    readings = readings_at_hand(sources)
+    out = []
+    for name, names in variants.items():
+        try:
+            features = Features(names, readings)
+        except KeyError as missing:
+            say(f"{name}: skipped, {missing.args[0]}")
+            continue
+        values = turn_values(turns, features)
+        logits, penalties = cross_validated_logits(turns, values, signals)
+        rates = first_pick_rates(turns, logits)
+        beta, l2 = fit_penalised(turns, values, signals, np.ones(len(turns), dtype=bool))
+        about = (f"cross-validated by game ({FOLDS} folds): first pick a target "
+                 f"{100 * rates['target']:.1f}%, an assassin {100 * rates['assassin']:.1f}%")
+        say(f"{name}: {about}; penalties chosen {penalties}")
+        out.append(Fit(name, tuple(names), tuple(float(b) for b in beta), l2, about).to_json())
+    return {"source": "people playing Codenames Duet: SALT-NLP/codenames, data/, validation split "
+                      "(Shaikh et al., 2023); coefficients only, fitted by evaluation/people_fit.py",
+            "signals": dict(signals), "record_sha256": record_checksum(sources), "variants": out}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m evaluation.people_fit", description=__doc__.splitlines()[0])
+    p.add_argument("--sources", type=Path, required=True, help="the datasets folder (human_duet/ in it)")
+    p.add_argument("--out", type=Path, default=PEOPLE_PATH, help="where to write (default data/people.json)")
+    p.add_argument("--targets", type=float, default=SIGNALS["targets"], help="weight of the givers' targets")
+    p.add_argument("--picks", type=float, default=SIGNALS["picks"], help="weight of the guessers' clicks")
+    args = p.parse_args(argv)
+    model = fit_variants(args.sources, {"targets": args.targets, "picks": args.picks})
+    args.out.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

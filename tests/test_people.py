@@ -1,0 +1,106 @@
+"""The model of people: its features, the variant the matrices allow, its agent, and where the
+game uses it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import model
+from board import NEUTRAL, RED, Board
+from model import Hint, Weights
+from models.people import (
+    PEOPLE_TEMPERATURE,
+    Features,
+    Fit,
+    PeopleAgent,
+    PeopleModel,
+    PeopleReading,
+    best_fit,
+    in_context,
+    load_fits,
+)
+
+HINTS, WORDS = ("sea", "sky"), ("wave", "cloud", "fish")
+SBERT = np.array([[0.5, 0.4, 0.45], [0.1, 0.9, 0.0]], np.float32)
+NORMS = np.array([[0.0, 0.0, 0.04], [0.0, 0.0, 0.0]], np.float32)
+
+
+def readings(norms: bool = True) -> dict[str, Weights]:
+    found = {"sbert": Weights("sbert", HINTS, WORDS, SBERT)}
+    if norms:
+        found["association"] = Weights("association", HINTS, WORDS, NORMS, backoff=found["sbert"])
+    return found
+
+
+FITS = [Fit("norms", ("sbert", "association"), (10.0, 50.0)), Fit("embedded", ("sbert",), (10.0,))]
+
+
+def test_board_contexts_say_how_a_card_stands_among_the_others() -> None:
+    rows = np.array([[0.5, 0.4, 0.1]], np.float32)
+    assert in_context(rows, "top").tolist() == [[1, 0, 0]]
+    assert np.allclose(in_context(rows, "lead"), [[0.1, 0, 0]])
+    assert abs(in_context(rows, "z").mean()) < 1e-6 and np.allclose(in_context(rows, "z").std(), 1)
+    assert in_context(np.zeros((1, 3), np.float32), "top").sum() == 0   # silence is no best card
+
+
+def test_features_read_each_matrix_alone_and_the_norms_as_square_roots() -> None:
+    values = Features(("sbert", "association", "zipf"), readings())(["sea"], list(WORDS))
+    assert np.allclose(values[0, :, 0], SBERT[0]) and np.allclose(values[0, :, 1], [0, 0, 0.2])
+    assert values[0, 2, 2] > 0.4   # "fish" is a common word: Zipf over 8
+    with pytest.raises(KeyError, match="association"):
+        Features(("association",), readings(norms=False))
+
+
+def test_the_richest_variant_the_matrices_allow_plays_and_a_poorer_one_says_so() -> None:
+    assert best_fit(readings(), FITS).name == "norms"
+    said = []
+    people = PeopleModel.of(readings(norms=False), FITS, say=said.append)
+    assert people.fit.name == "embedded" and len(said) == 1 and "association" in said[0]
+    assert np.allclose(people.logits(["sea"], list(WORDS)), 10 * SBERT[:1])
+    assert np.allclose(PeopleModel.of(readings(), FITS).logits(["sea"], list(WORDS)),
+                       [[5.0, 4.0, 4.5 + 10.0]])
+
+
+def test_the_committed_model_has_an_embedded_variant_and_plays_on_sbert_alone() -> None:
+    fits = load_fits()
+    assert fits[-1].readings == {"sbert"}
+    people = PeopleModel.of(readings(norms=False))
+    assert people.fit is not None and people.chances("sea", list(WORDS)).sum() == pytest.approx(1)
+
+
+def test_the_reading_is_the_models_logits_at_the_captains_temperature() -> None:
+    people = PeopleModel.of(readings(), FITS)
+    reading = PeopleReading(readings()["sbert"], people)
+    assert np.allclose(reading.hint_rows(["sea"], list(WORDS)) / PEOPLE_TEMPERATURE,
+                       people.logits(["sea"], list(WORDS)))
+    assert reading.name == "people" and reading.hints == HINTS
+
+
+def test_the_agent_takes_the_likeliest_card_and_stops_when_none_is_likely_enough() -> None:
+    board = Board.from_key(list(WORDS), [RED, NEUTRAL, NEUTRAL])
+    rng = np.random.default_rng(0)
+    agent = PeopleAgent(readings()["sbert"], model=PeopleModel.of(readings(), FITS))
+    assert agent.guess(board, Hint("sea", 2), 0, rng) == "fish"
+    careful = PeopleAgent(readings()["sbert"], model=PeopleModel.of(readings(), FITS), stop_below=0.9)
+    board.reveal("fish", RED)
+    assert careful.guess(board, Hint("sea", 2), 1, rng) is None   # wave or cloud: a coin toss
+
+
+def test_the_ai_reads_a_persons_clue_with_the_people_model_unless_told_otherwise() -> None:
+    sbert = readings()["sbert"]
+    assert model.AGENTS["people"] is PeopleAgent
+    ai = model.AI(sbert, captain_strategy="margin")
+    assert isinstance(ai.people_agent(), PeopleAgent)
+    assert type(ai.agent()) is model.GreedyAgent
+    assert type(model.AI(sbert, "margin", "softmax").people_agent()) is model.Agent
+
+
+def test_the_people_agent_is_registered_on_importing_model() -> None:
+    code = "import model, sys; sys.exit(0 if 'people' in model.AGENTS else 1)"
+    assert subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                          ).returncode == 0

@@ -1,0 +1,97 @@
+"""Fitting the model of people: the fitting recovers known weights, penalties are chosen inside
+the folds, folds never split a game, and the committed coefficients match the record."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evaluation import people_fit
+from evaluation.human_duet import Turn, available
+from models.people import PEOPLE_PATH, Fit, load_fits
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
+
+
+def synthetic_record(beta: np.ndarray, turns: int = 400, cards: int = 20, seed: int = 0
+                     ) -> tuple[list[Turn], np.ndarray]:
+    """Turns whose clicks and targets are drawn from a conditional logit with coefficients `beta`,
+    on invented words, with their feature values."""
+    rng = np.random.default_rng(seed)
+    values = rng.normal(size=(turns, cards, len(beta)))
+    record = []
+    for i in range(turns):
+        words = tuple(f"w{i}x{k}" for k in range(cards))
+        logits = values[i] @ beta
+        order = rng.gumbel(size=cards) + logits          # a Plackett-Luce draw, best first
+        ranked = [words[k] for k in np.argsort(-order)]
+        record.append(Turn(game=i // 4, row=i, remaining=words, black=(), tan=(), clue="clue",
+                           targets=tuple(ranked[:1]), guesses=tuple(ranked[:2])))
+    return record, values
+
+
+def test_the_fitting_recovers_known_weights() -> None:
+    beta = np.array([2.0, -1.0, 0.5])
+    turns, values = synthetic_record(beta)
+    data = people_fit.choices(turns, values, {"picks": 1.0})
+    fitted = people_fit.fit(data, l2=0.0)
+    assert np.allclose(fitted, beta, atol=0.25), fitted
+
+
+def test_the_gradient_is_the_likelihoods_own() -> None:
+    turns, values = synthetic_record(np.array([1.0, 0.3]), turns=30)
+    data = people_fit.choices(turns, values, {"picks": 1.0, "targets": 0.5})
+    beta, step = np.array([0.4, -0.2]), 1e-6
+    _, gradient = people_fit.negative_log_likelihood(beta, data, l2=0.1)
+    for f in range(2):
+        nudge = np.eye(2)[f] * step
+        numeric = (people_fit.negative_log_likelihood(beta + nudge, data, 0.1)[0]
+                   - people_fit.negative_log_likelihood(beta - nudge, data, 0.1)[0]) / (2 * step)
+        assert numeric == pytest.approx(gradient[f], rel=1e-4)
+
+
+def test_a_click_is_chosen_among_the_cards_still_face_down_and_a_target_over_the_others() -> None:
+    turn = Turn(0, 0, ("a", "b", "c", "d"), (), (), "clue", targets=("b", "c"), guesses=("c", "a"))
+    boards, lefts, chosen, weights = people_fit.choice_events([turn], {"targets": 1.0, "picks": 1.0})
+    assert chosen == [1, 2, 2, 0]
+    assert [list(left) for left in lefts] == [[True, True, False, True], [True, False, True, True],
+                                               [True, True, True, True], [True, True, False, True]]
+    assert sum(weights) == pytest.approx(2.0)
+
+
+def test_folds_never_split_a_game() -> None:
+    turns, _ = synthetic_record(np.array([1.0]), turns=80)
+    fold = people_fit.folds_of(turns, k=5)
+    for game in {t.game for t in turns}:
+        assert len({f for f, t in zip(fold, turns, strict=True) if t.game == game}) == 1
+    assert set(fold) == set(range(5))
+
+
+def test_cross_validated_logits_come_from_models_fitted_without_the_turn() -> None:
+    beta = np.array([3.0, 0.0])
+    turns, values = synthetic_record(beta, turns=120)
+    logits, penalties = people_fit.cross_validated_logits(turns, values, {"picks": 1.0}, k=4)
+    assert np.isfinite(logits).all() and len(penalties) == 4
+    assert set(penalties) <= set(people_fit.L2_GRID)
+    found = people_fit.first_pick_rates(turns, logits)["target"]
+    best = people_fit.first_pick_rates(turns, values @ beta)["target"]   # knowing the weights
+    assert best > 0.3 and found >= best - 0.05
+
+
+def test_the_committed_coefficients_are_a_fit_of_every_variant() -> None:
+    fits = load_fits()
+    assert [f.name for f in fits] == list(people_fit.VARIANTS)
+    for fit in fits:
+        assert fit.features == people_fit.VARIANTS[fit.name]
+        assert len(fit.coefficients) == len(fit.features) and all(np.isfinite(fit.coefficients))
+    assert fits[-1].readings == {"sbert"}   # the embedded default needs no dataset
+    assert Fit.from_json(fits[0].to_json()) == fits[0]
+
+
+@pytest.mark.skipif(not available(SHARED), reason="no human Duet record beside the repository")
+def test_the_committed_coefficients_were_fitted_on_this_record() -> None:
+    committed = json.loads(PEOPLE_PATH.read_text(encoding="utf-8"))["record_sha256"]
+    assert committed == people_fit.record_checksum(SHARED)
