@@ -27,6 +27,7 @@ import datasets  # noqa: E402
 import model  # noqa: E402
 from board import deal  # noqa: E402
 from common import BOARD_WORDS_PATH, load_words  # noqa: E402
+from evaluation import human_models  # noqa: E402
 from evaluation.games import play_solo  # noqa: E402
 from evaluation.specs import parse_value  # noqa: E402
 
@@ -41,6 +42,10 @@ def people() -> model.PeopleModel:
 def captain_for(agent: str, options: dict) -> model.ExpectedCaptain:
     """The game's captain, its partners every loaded matrix but the agent's own."""
     weights, partners = STATE["weights"], STATE["partners"]
+    if STATE["captain"] == "people":   # planning for the model of people, the matrices as voices
+        reading = model.PeopleReading(weights, people())
+        voices = [reading, *([weights, *partners] if STATE["voices"] else [])]
+        return model.ExpectedCaptain(reading, partners=voices, alone=True, **options)
     views = [w for w in [weights, *partners] if w.name != agent] or [weights]
     if STATE["people"] and agent != "people":
         views.append(model.PeopleReading(weights, people()))
@@ -55,6 +60,8 @@ def agent_for(name: str):
         return ForeignAgent(load(name))
     if name == "people":
         return model.PeopleAgent(STATE["weights"], model=people())
+    if name in STATE["guessers"]:
+        return STATE["guessers"][name]
     found = {w.name: w for w in [STATE["weights"], *STATE["partners"]]}
     return model.GreedyAgent(found[name])
 
@@ -80,15 +87,23 @@ def main(argv: list[str]) -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--people", action="store_true", help="the people reader as one more partner")
     p.add_argument("--hints", action="store_true", help="print every game's hints")
+    p.add_argument("--captain", choices=("game", "people"), default="game")
+    p.add_argument("--initializer", default=None, help="the captain's own matrix (default: the game's)")
+    p.add_argument("--voices", action="store_true", help="with --captain people: every matrix a voice")
     args = p.parse_args(argv)
     options = {k: parse_value(v) for k, _, v in (s.partition("=") for s in args.set)}
-    STATE["people"] = args.people
+    STATE["people"], STATE["captain"], STATE["voices"] = args.people, args.captain, args.voices
     STATE["words"] = load_words(BOARD_WORDS_PATH)
-    STATE["weights"], STATE["partners"] = datasets.load_with_partners(None, sources=args.sources)
+    STATE["weights"], STATE["partners"] = datasets.load_with_partners(args.initializer, sources=args.sources)
+    STATE["guessers"] = {}
+    for name in args.agents:   # fitted to people's play before forking
+        if name in human_models.GUESSERS:
+            norms = {w.name: w for w in [STATE["weights"], *STATE["partners"]]}
+            STATE["guessers"][name] = human_models.fit_guesser(name, args.sources, norms)
     for name in args.agents:   # load before forking
-        if name in ("glove", "mpnet"):
+        if name in ("glove", "mpnet") or name in human_models.GUESSERS:
             from foreign.vectors import load
-            load(name)
+            load(human_models.GUESSERS.get(name, (name,))[0])
     items = [(a, s, options) for a in args.agents
              for s in range(args.seed_offset, args.seed_offset + args.seeds)]
     start = time.perf_counter()
@@ -99,7 +114,10 @@ def main(argv: list[str]) -> int:
         mine = [g for g in games if g[0] == name]
         wins, assassins = np.mean([g[2] for g in mine]), np.mean([g[3] for g in mine])
         score = np.mean([g[4] for g in mine])
-        print(f"  {name:12s} wins {wins:6.1%}  assassin {assassins:6.1%}  score {score:5.2f}")
+        hints = [h.split(":")[0] for g in mine for h in g[5]]
+        zipf = model.zipf_of(tuple(hints))
+        print(f"  {name:12s} wins {wins:6.1%}  assassin {assassins:6.1%}  score {score:5.2f}  "
+              f"hint zipf median {np.median(zipf):.2f}, {np.mean(zipf >= 4):.0%} at 4+")
         if args.hints:
             for g in mine:
                 print(f"    {g[1]} {'W' if g[2] else ('A' if g[3] else 'L')} {' '.join(g[5])}")

@@ -57,7 +57,7 @@ class FittedGuesser:
     name: str
     features: StrangerFeatures
     coefficients: np.ndarray
-    sample: bool = True
+    sample: bool = False
 
     def guess(self, board: Board, hint: Hint, guessed: int, rng: np.random.Generator,
               team: Color | None = None) -> str | None:
@@ -76,14 +76,20 @@ def stranger_features(name: str, norms: Mapping[str, Weights]) -> StrangerFeatur
     return StrangerFeatures(load(vectors_name), heard)
 
 
-def fit_guesser(name: str, sources: Path, norms: Mapping[str, Weights], sample: bool = True
-                ) -> tuple[FittedGuesser, dict[str, float]]:
-    """A guesser fitted on the whole record, and its cross-validated agreement with people
-    (first pick a target, an assassin: read by models fitted without the turn's game)."""
+def fit_guesser(name: str, sources: Path, norms: Mapping[str, Weights], sample: bool = False
+                ) -> FittedGuesser:
+    """A guesser fitted on the whole record (the penalty chosen by cross-validation by game)."""
     turns = list(read_turns(sources))
     features = stranger_features(name, norms)
     values = people_fit.turn_values(turns, features)
-    logits, _ = people_fit.cross_validated_logits(turns, values, people_fit.SIGNALS)
     beta, _ = people_fit.fit_penalised(turns, values, people_fit.SIGNALS, np.ones(len(turns), dtype=bool))
-    return FittedGuesser(name, features, beta.astype(np.float32), sample), \
-        people_fit.first_pick_rates(turns, logits)
+    return FittedGuesser(name, features, beta.astype(np.float32), sample)
+
+
+def agreement(name: str, sources: Path, norms: Mapping[str, Weights]) -> dict[str, float]:
+    """How often the guesser's best card is a target, and an assassin, on the record,
+    cross-validated by game: each turn read by the model fitted without its game."""
+    turns = list(read_turns(sources))
+    values = people_fit.turn_values(turns, stranger_features(name, norms))
+    logits, _ = people_fit.cross_validated_logits(turns, values, people_fit.SIGNALS)
+    return people_fit.first_pick_rates(turns, logits)

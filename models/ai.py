@@ -53,9 +53,7 @@ class AI:
     @functools.cached_property
     def people(self) -> PeopleModel:
         """The model of people on this AI's matrices: how a person reads a clue."""
-        from common import warn
-
-        return PeopleModel.of([self.weights, *self.partners], say=warn)
+        return PeopleModel.of([self.weights, *self.partners])
 
     def people_agent(self) -> Agent:
         """The agent for clues that a person gives: with the default strategy it reads them as

@@ -14,7 +14,7 @@ captain plans for when its agent is a person.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,17 +85,24 @@ class Features:
         self.frequencies: dict[str, float] = {}
 
     def __call__(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
-        rows = {name: self.rows(name, clues, words) for name in self.readings}
-        values = np.empty((len(clues), len(words), len(self.names)), dtype=np.float32)
+        return self.assemble({name: w.own_rows(list(clues), list(words))
+                              for name, w in self.readings.items()}, words)
+
+    def board(self, words: Sequence[str]) -> np.ndarray:
+        """The values for every hint of the vocabulary (the readings share one): hints × cards × features."""
+        return self.assemble({name: w.board_matrix(list(words)) for name, w in self.readings.items()},
+                             words)
+
+    def assemble(self, rows: Mapping[str, np.ndarray], words: Sequence[str]) -> np.ndarray:
+        """The values from each reading's own rows (not its backoff's: a silent source says nothing)."""
+        rows = {name: np.sqrt(np.maximum(r, 0.0)) if name in ROOTED else np.asarray(r, np.float32)
+                for name, r in rows.items()}
+        shape = next(iter(rows.values())).shape if rows else (1, len(words))
+        values = np.empty((*shape, len(self.names)), dtype=np.float32)
         for k, (reading, context) in enumerate(self.parsed):
             values[..., k] = (self.frequency(words)[None] if reading == FREQUENCY
                               else in_context(rows[reading], context))
         return values
-
-    def rows(self, reading: str, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
-        """A reading's own rows (not its backoff's: a silent source says nothing)."""
-        rows = np.asarray(self.readings[reading].own_rows(list(clues), list(words)), dtype=np.float32)
-        return np.sqrt(np.maximum(rows, 0.0)) if reading in ROOTED else rows
 
     def frequency(self, words: Sequence[str]) -> np.ndarray:
         if new := [w for w in words if w not in self.frequencies]:
@@ -156,26 +163,25 @@ class PeopleModel:
         self.coefficients = np.asarray(fit.coefficients, dtype=np.float32)
 
     @classmethod
-    def of(cls, readings: Mapping[str, Weights] | Sequence[Weights], fits: Sequence[Fit] | None = None,
-           say: Callable[[str], None] | None = None) -> PeopleModel:
-        """The richest committed variant that the matrices allow; `say` hears, in one line,
-        what a richer one would need."""
+    def of(cls, readings: Mapping[str, Weights] | Sequence[Weights], fits: Sequence[Fit] | None = None
+           ) -> PeopleModel:
+        """The richest committed variant that the matrices allow (the catalog has said which
+        sources are missing, in one line each)."""
         if not isinstance(readings, Mapping):
             readings = {w.name: w for w in readings}
         fits = load_fits() if fits is None else fits
         if not any(fit.readings <= set(readings) for fit in fits) and readings:
             # A matrix no variant knows (a user's, a test's) is read as the embedded one reads SBERT.
             readings = {"sbert": next(iter(readings.values()))}
-        fit = best_fit(readings, fits)
-        if say is not None and fit is not fits[0]:
-            wanted = ", ".join(sorted(fits[0].readings - set(readings)))
-            say(f"The AI reads people's clues with its '{fit.name}' model of people; the "
-                f"'{fits[0].name}' one would also read {wanted} (README: Adding datasets).")
-        return cls(fit, readings)
+        return cls(best_fit(readings, fits), readings)
 
     def logits(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
         """clues × cards: each card's logit for each clue."""
         return self.features(clues, words) @ self.coefficients
+
+    def board_logits(self, words: Sequence[str]) -> np.ndarray:
+        """Every hint of the vocabulary × cards: the logits of `logits`, all at once."""
+        return self.features.board(words) @ self.coefficients
 
     def chances(self, clue: str, words: Sequence[str]) -> np.ndarray:
         """The chance that a person picks each card first for the clue."""
@@ -188,8 +194,8 @@ PEOPLE_TEMPERATURE = 0.02
 
 
 class PeopleReading:
-    """A `Weights` as a person reads it: `hint_rows` are the model's logits (times
-    `PEOPLE_TEMPERATURE`); everything else is the matrix's own."""
+    """A `Weights` as a person reads it: its rows (`hint_rows`, `own_rows`, `board_matrix`) are
+    the model's logits times `PEOPLE_TEMPERATURE`; everything else is the matrix's own."""
 
     def __init__(self, weights: Weights, model: PeopleModel):
         self.weights, self.model = weights, model
@@ -208,7 +214,7 @@ class PeopleReading:
         return self.hint_rows(hints, words)
 
     def board_matrix(self, words: Sequence[str]) -> np.ndarray:
-        return self.weights.board_matrix(words)
+        return np.float32(PEOPLE_TEMPERATURE) * self.model.board_logits(words)
 
     backoff = None
 
