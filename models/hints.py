@@ -13,6 +13,7 @@ from rapidfuzz.process import cdist
 
 from board import Board
 from common import lemmas, normalise
+from models.table import fit_for_table
 
 MAX_COUNT = 9
 MIN_HINT_LETTERS = 3
@@ -81,7 +82,8 @@ class HintFilter:
     """Vectorised legality over a whole hint vocabulary.
 
     `banned(board_word)` agrees with `pair_problem` for every hint in the
-    vocabulary; it is computed once per board word and cached.
+    vocabulary; it is computed once per board word and cached. `fit` leaves out the hints unfit
+    for the table (models/table.py), which the AI never gives though a person may.
     """
 
     def __init__(self, hints: Sequence[str]):
@@ -89,12 +91,14 @@ class HintFilter:
         self.index = {h: i for i, h in enumerate(self.hints)}
         self._array = np.array(self.hints)
         self._by_lemma: dict[str, list[int]] = {}
+        self.fit = np.ones(len(self.hints), dtype=bool)   # fit for the table (models/table.py)
         for i, hint in enumerate(self.hints):
-            for lemma in lemmas(hint):
+            forms = lemmas(hint)
+            self.fit[i] = fit_for_table(hint, forms)
+            for lemma in forms:
                 self._by_lemma.setdefault(lemma, []).append(i)
-        shape_ok = np.array([h.isascii() and h.isalpha() and len(h) >= MIN_HINT_LETTERS
-                             for h in self.hints], dtype=bool)
-        self.well_formed = shape_ok
+        self.well_formed = np.array([h.isascii() and h.isalpha() and len(h) >= MIN_HINT_LETTERS
+                                     for h in self.hints], dtype=bool)
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one filter per vocabulary, kept for the process
     def banned(self, board_word: str) -> np.ndarray:
@@ -113,8 +117,8 @@ class HintFilter:
         return np.flatnonzero(banned)
 
     def legal(self, board: Board, given: Sequence[str] = ()) -> np.ndarray:
-        """A boolean mask of the hints that may be given on this board."""
-        mask = self.well_formed.copy()
+        """A boolean mask of the hints the AI may give on this board: legal, and fit for the table."""
+        mask = self.well_formed & self.fit
         for word in board.words:
             if (i := self.index.get(word)) is not None:
                 mask[i] = False
