@@ -32,15 +32,16 @@ from models.expected import (
     zipf_of,
 )
 from models.hints import (
+    CAPTAIN_MIN_DISTANCE,
     MAX_COUNT,
     MIN_HINT_LETTERS,
-    MIN_RELATIVE_DISTANCE,
     Hint,
     HintFilter,
     hint_filter,
     hint_problem,
     pair_problem,
     parse_hint,
+    spellings,
 )
 from models.people import PeopleAgent, PeopleReading
 from models.situation import (
@@ -63,6 +64,7 @@ __all__ = [
     "AI",
     "ASSASSIN_VALUE",
     "CAPTAINS",
+    "CAPTAIN_MIN_DISTANCE",
     "DEFAULT_AGENT",
     "DEFAULT_CAPTAIN",
     "DEFAULT_LEVEL",
@@ -70,7 +72,6 @@ __all__ = [
     "LEVELS",
     "MAX_COUNT",
     "MIN_HINT_LETTERS",
-    "MIN_RELATIVE_DISTANCE",
     "NEUTRAL_VALUE",
     "OPPONENT_VALUE",
     "OWN",
@@ -104,6 +105,7 @@ __all__ = [
     "hint_filter",
     "hint_problem",
     "pair_problem",
+    "spellings",
     "parse_hint",
     "pick_chances",
     "silhouette",

@@ -144,7 +144,7 @@ Codenames in brief
   25 cards: 9 agents of the team that starts, 8 of the other team, 7 bystanders, 1 assassin.
   Each turn a team's captain, who sees the key, gives a hint: one word and a count,
   e.g. OCEAN 2 for two cards. The hint may not be a face-down card's word, part of
-  one, a form of one, or spelled much like one.
+  one, a form of one, or another spelling of one (COLOUR for COLOR).
   The team's agents then turn over cards one at a time, up to count + 1 (no limit
   for 0 or unlimited), and may stop after the first. Their own agent: go on. A
   bystander or the other team's agent ends the turn. The assassin loses the game.
