@@ -10,8 +10,8 @@ the vectorised `HintFilter`), weights (`Weights`, `Extender`), situation
 (what a captain sees, `HintChoice`, the choice from a score table), captains
 (the base `Captain`, cumsum, margin, cluster), chances (softmax), expected
 (`ExpectedCaptain` with its families, word frequencies and voices), agents
-(`Agent` and its kinds, `agent_guess`, `agent_plays`) and ai (`CAPTAINS`,
-`AGENTS`, `AI`, `LEVELS`).
+(`Agent` and its kinds, `agent_guess`, `agent_plays`), ai (`CAPTAINS`,
+`AGENTS`, `AI`, `LEVELS`) and table (the words the AI never gives as hints).
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from models.situation import (
     choose,
     fallback,
 )
+from models.table import fit_for_table, unfit_words
 from models.weights import TIE_BREAK, Extender, Weights
 
 __all__ = [
@@ -102,6 +103,7 @@ __all__ = [
     "fallback",
     "family_members",
     "family_of",
+    "fit_for_table",
     "hint_filter",
     "hint_problem",
     "pair_problem",
@@ -110,6 +112,7 @@ __all__ = [
     "pick_chances",
     "silhouette",
     "softmax",
+    "unfit_words",
     "voices",
     "zipf_of",
 ]
