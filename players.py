@@ -140,8 +140,8 @@ class AIAgent:
 HELP_CAPTAIN = ("Give a hint as one word and a count, e.g. 'ocean 2' (0-9 or 'unlimited').\n"
                 "Commands: board (show the board), help, quit.")
 HELP_AGENT = ("Type a word from the board to turn it over.\n"
-              "Commands: pass (end the turn, after one guess), board, help, quit. A card's word\n"
-              "always turns the card over: when a card is called PASS, type /pass to pass.")
+              "Commands: pass (end the turn, after one guess), board, help, quit. When a card is\n"
+              "called PASS, typing pass asks which you mean; /pass always passes.")
 EMPTY_HINT = "Type a {} and a count, e.g. 'ocean 2', or 'help'."
 EMPTY_CAPTAIN = EMPTY_HINT.format("hint")
 EMPTY_AGENT = "Type a word from the board, 'pass' or 'help'."
@@ -213,10 +213,13 @@ def ask_card(terminal: Terminal, prompt: str, open_words: list[str], words: Coll
              closed: str = "is already turned over") -> str | None:
     """Ask until the person names an open card (returned) or passes after a guess (None).
 
-    A card's word is always the card, even when it is also a command word (see `command`).
+    A face-down card called like a command (PASS, BOARD) is never turned over unasked: the
+    person says which they meant (`card_or_command`); '/pass' is always the command.
     """
     while True:
         line = read_command(terminal, prompt, open_words)
+        if line in open_words and COMMANDS.get(line) and not card_or_command(terminal, line):
+            line = "/" + line
         match command(line, open_words):
             case "help":
                 terminal.help(help_text)
@@ -234,8 +237,23 @@ def ask_card(terminal: Terminal, prompt: str, open_words: list[str], words: Coll
                 terminal.tell(f"{line.upper()} {closed}.")
             case None:
                 terminal.tell(did_you_mean(line, open_words))
+            case "quit":
+                raise QuitGame
             case other:
                 terminal.tell(unknown_command(line, other))
+
+
+def card_or_command(terminal: Terminal, word: str) -> bool:
+    """Ask whether `word`, a face-down card's word and a command, meant the card (True)."""
+    name = COMMANDS[word]
+    while True:
+        answer = read_line(terminal, f"{word.upper()} is a card on the board: type card to turn it "
+                                     f"over, or /{name} to {name}> ")
+        if answer in (name, f"/{name}"):
+            return False
+        if answer in ("card", word):
+            return True
+        terminal.tell(f"Type 'card' to turn over {word.upper()}, or '/{name}'.")
 
 
 def read_line(terminal: Terminal, prompt: str) -> str:

@@ -107,28 +107,46 @@ def test_agent_commands_typos_and_bad_input():
     assert terminal.shown == [False, False]                     # the agents' view, at start and on 'board'
 
 
-def test_a_card_called_like_a_command_can_be_turned_over():
-    # Issue: PASS and BOARD are card words; a person could never turn them over.
+def test_a_card_called_like_a_command_is_turned_over_only_when_the_person_says_so():
+    # Issue 40: with a card PASS face down, 'pass' turned the card over: a person who had not read
+    # the help lost a card. Now the game asks which was meant; '/pass' is always the command.
     words = ["pass", "board", *WORDS[2:]]
     board = Board.from_key(words, KEY, [False] * len(words))
-    terminal = FakeTerminal("pass", "board", "/board", "/pass")
+    terminal = FakeTerminal("pass", "maybe", "/pass", "/pass", "pass", "card",
+                            "board", "/board", "board", "card", "board", "board", "pass")
     game = Game(board, {RED: Team(RED, HumanCaptain(terminal), HumanAgent(terminal)),
                         BLUE: AutoTeam(BLUE)}, seed=0)
     agent = game.teams[RED].agent
-    assert agent.guess(game, Hint("ocean", 2), 0) == "pass"      # the card, not the command
+    # Before any guess: 'pass' asks; '/pass' then is the command, refused before a first guess.
+    assert agent.guess(game, Hint("ocean", 2), 0) == "pass"      # ...and 'card' turns PASS over
+    question = "PASS is a card on the board: type card to turn it over, or /pass to pass> "
+    assert terminal.prompts[1] == question
+    assert terminal.told == ["Type 'card' to turn over PASS, or '/pass'.",
+                             "Make at least one guess before you pass.",
+                             "Make at least one guess before you pass."]
     board.reveal("pass", RED)
-    assert agent.guess(game, Hint("ocean", 2), 1) == "board"
+    assert agent.guess(game, Hint("ocean", 2), 1) == "board"      # '/board' shows; 'board' asks
     board.reveal("board", RED)
-    assert agent.guess(game, Hint("ocean", 2), 2) is None         # '/board' shows, '/pass' passes
-    assert terminal.shown == [False, False]                     # at the start, and on '/board'
+    assert agent.guess(game, Hint("ocean", 2), 2) is None          # both turned over: plain commands
+    assert terminal.shown == [False, False, False, False]          # start, '/board', 2 x 'board'
     assert command("pass", ["pass"]) is None and command("/pass", ["pass"]) == "pass"
     assert command("pass") == "pass" and command("/quit", ["quit"]) == "quit"
 
 
-def test_quit_is_a_card_word_when_a_card_is_called_quit():
+def test_a_card_called_pass_and_the_pass_command_after_a_guess():
+    words = ["pass", *WORDS[1:]]
+    board = Board.from_key(words, KEY, [False] * len(words))
+    terminal = FakeTerminal("pass", "pass")
+    game = Game(board, {RED: Team(RED, HumanCaptain(terminal), HumanAgent(terminal)),
+                        BLUE: AutoTeam(BLUE)}, seed=0)
+    assert game.teams[RED].agent.guess(game, Hint("ocean", 2), 1) is None   # 'pass' twice: passes
+    assert not board.card("pass").revealed
+
+
+def test_quit_is_asked_about_when_a_card_is_called_quit():
     words = ["quit", *WORDS[1:]]
     board = Board.from_key(words, KEY, [False] * len(words))
-    terminal = FakeTerminal("quit", "/quit")
+    terminal = FakeTerminal("quit", "card", "quit", "quit")
     game = Game(board, {RED: Team(RED, HumanCaptain(terminal), HumanAgent(terminal)),
                         BLUE: AutoTeam(BLUE)}, seed=0)
     assert game.teams[RED].agent.guess(game, Hint("ocean", 1), 0) == "quit"
