@@ -19,7 +19,7 @@ from rapidfuzz.distance import Levenshtein
 
 from board import TEAMS, Board, Color, Outcome
 from common import normalise
-from model import Agent, Hint, HintChoice, NoLegalHint, agent_guess, hint_problem, parse_hint
+from model import Agent, Hint, HintChoice, NoLegalHint, agent_guess, hint_problem, parse_hint, spellings
 
 MAX_INPUT = 200  # characters of a typed line that are read; the rest is noise
 
@@ -156,6 +156,9 @@ class HumanCaptain:
 
     def __init__(self, terminal: Terminal):
         self.terminal = terminal
+        # The rules' word lists load now (a second or more): after the first hint they would hold
+        # the key on a shared screen while the agents wait for it to clear.
+        spellings("ready")
 
     def give_hint(self, game: Game) -> Hint:
         self.terminal.show(game, captain=True)

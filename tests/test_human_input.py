@@ -288,3 +288,21 @@ def test_a_human_captain_sees_the_board_once_per_turn():
     before_prompt = out.split("red captain, your hint> ")[0]
     word = dealt_board(1).words[0].upper()
     assert before_prompt.count(word) == 1 and "(captain's view)" in before_prompt
+
+
+def test_a_human_captain_loads_the_rules_before_the_key_is_shown(monkeypatch):
+    # Issue 40: in hot seat the first hint's check loaded the lemma lists (about 1.6 s) with the
+    # key still on screen, before the screen was cleared for the agents.
+    import models.hints
+
+    order: list[str] = []
+    real = models.hints.lemmas
+    monkeypatch.setattr(models.hints, "lemmas", lambda word: order.append("rules") or real(word))
+
+    class Watched(FakeTerminal):
+        def show(self, game, captain):
+            order.append("key" if captain else "agents' view")
+
+    game = human_game(Watched("zebra 1"))
+    game.teams[RED].captain.give_hint(game)
+    assert order.index("rules") < order.index("key")
