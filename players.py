@@ -61,21 +61,33 @@ class Passed:
 
 
 @dataclass(frozen=True)
+class TurnEnded:
+    """A team's turn is over; `choice` says what an AI captain meant by its hint (None for a
+    person's hint or an auto team's turn)."""
+
+    team: Color
+    hint: Hint | None
+    choice: HintChoice | None = None
+
+
+@dataclass(frozen=True)
 class GameOver:
     winner: Color
     reason: str
 
 
-Event = TurnStarted | HintGiven | Guessed | Passed | GameOver
+Event = TurnStarted | HintGiven | Guessed | Passed | TurnEnded | GameOver
 
 
 @dataclass
 class Turn:
-    """One team's turn: its hint (None for an auto team) and what it turned over."""
+    """One team's turn: its hint (None for an auto team), an AI captain's reasons for it, and
+    what the team turned over."""
 
     team: Color
     hint: Hint | None = None
     guesses: list[tuple[str, Outcome]] = field(default_factory=list)
+    choice: HintChoice | None = None
 
 
 # --- players ------------------------------------------------------------------------
@@ -396,7 +408,10 @@ class Game:
             self._reveal(turn, own[int(self.rng.integers(len(own)))])
         else:
             self._hint_and_guess(team, turn)
-        if not self.over:
+        self.emit(TurnEnded(turn.team, turn.hint, turn.choice))
+        if self.over:
+            self.emit(GameOver(self.winner, self.reason))
+        else:
             self.team = self.team.other
 
     def _hint_and_guess(self, team: Team, turn: Turn) -> None:
@@ -406,8 +421,8 @@ class Game:
             raise RuleError(f"the {self.team.value} captain has no legal hint: {error}") from None
         if problem := hint_problem(hint.word, self.board):
             raise RuleError(f"illegal hint {hint}: {problem}")
-        turn.hint = hint
-        self.emit(HintGiven(self.team, hint, getattr(team.captain, "last_choice", None)))
+        turn.hint, turn.choice = hint, getattr(team.captain, "last_choice", None)
+        self.emit(HintGiven(self.team, hint, turn.choice))
         guessed = 0
         while not self.over and (hint.max_guesses is None or guessed < hint.max_guesses):
             word = team.agent.guess(self, hint, guessed)
@@ -440,8 +455,8 @@ class Game:
             self.reason = f"abandoned: {reason}"
 
     def _end(self, winner: Color, reason: str) -> None:
+        """The game is won; GameOver is told when the turn has ended (`play_turn`)."""
         self.winner, self.reason = winner, reason
-        self.emit(GameOver(winner, reason))
 
     def record(self) -> dict:
         """The whole game as one JSON-ready dict, for the game log."""
@@ -454,6 +469,7 @@ class Game:
             "teams": {t.value: self.teams[t].label for t in TEAMS},
             "turns": [{"team": t.team.value,
                        "hint": None if t.hint is None else [t.hint.word, t.hint.count],
+                       "targets": None if t.choice is None else list(t.choice.targets),
                        "guesses": [[w, o.value] for w, o in t.guesses]} for t in self.history],
             "winner": None if self.winner is None else self.winner.value,
             "reason": self.reason,
