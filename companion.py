@@ -41,7 +41,7 @@ from common import DATA_DIR, atomic_write_bytes, normalise, warn
 from model import AI, Hint, NoLegalHint, agent_plays, hint_problem, parse_hint
 from players import QuitGame, did_you_mean, read_command
 from reading import people_agent
-from renderer import ConsoleTerminal, Renderer
+from renderer import ConsoleTerminal, Renderer, explanation
 
 DEFAULT_STATE = DATA_DIR / "companion.json"
 STATE_VERSION = 1
@@ -343,7 +343,7 @@ class Companion:
                                  "count": choice.hint.count, "targets": list(choice.targets)})
         self.save()
         self.tell(f"{self.renderer.team(team)} clue: {choice.hint}")
-        self.tell(self.renderer.explanation(choice))
+        self.tell(explanation(choice, board))
 
     def rank(self, rest: str) -> None:
         parts = rest.split()

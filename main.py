@@ -72,7 +72,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--words", type=Path, metavar="FILE",
                    help=f"play with another list of card words (default {BOARD_WORDS_PATH.name})")
     add_ai_arguments(p)
-    p.add_argument("--explain", action="store_true", help="show why the AI chose each hint")
+    p.add_argument("--explain", action="store_true",
+                   help="say why the AI chose each hint (while a person guesses, after the turn)")
     p.add_argument("--log", type=Path, default=GAMES_LOG_PATH, metavar="FILE",
                    help="append each game as a JSON line here (default data/games.jsonl)")
     p.add_argument("--no-log", action="store_true", help="do not write the game log")
@@ -248,13 +249,11 @@ def play_game(args: argparse.Namespace, kinds: dict[Color, str], ai: AI | None, 
     except (OSError, ValueError) as error:
         warn(f"cannot deal a board: {error}")
         return 2, False
-    # Nobody may see the key while a person guesses: no spectator's board, and no --explain
-    # (the AI's targets and most dangerous card would give the answers away).
+    # Nobody may see the key while a person guesses: no spectator's board, and what the AI meant
+    # (with --explain, why) only once the turn is over, the cards still face down unnamed.
     human_agents = any(k.endswith(":human") for k in kinds.values())
     human_captains = any(k.startswith("human:") for k in kinds.values())
-    if args.explain and human_agents:
-        warn("--explain is off while a person guesses: it would show the AI's targets")
-    renderer = Renderer(explain=args.explain and not human_agents)
+    renderer = Renderer(explain=args.explain, secret=human_agents)
     terminal = ConsoleTerminal(renderer, hot_seat=human_agents and human_captains)
     if ai is not None:
         ai.weights.add_words(board.words)

@@ -186,7 +186,7 @@ def test_words_file_outside_the_board_list_still_plays_with_the_ai(tmp_path):
     assert WINNER.search(out)
     shown = set(re.findall(r"[\[(][RBNA][\])] (\S+)", out))
     assert shown and {w.lower() for w in shown} <= set(novel)
-    assert "targets:" in out                                  # --explain shows the AI's reasons
+    assert "    It means " in out and "Most dangerous: " in out   # --explain shows the AI's reasons
 
 
 def test_a_person_giving_hints_waits_before_the_first_prompt_not_after_it():

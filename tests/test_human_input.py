@@ -3,6 +3,7 @@ the real program with scripted stdin (human-vs-auto games played to the end)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import KEY, WORDS, FakeTerminal, assert_clean, dealt_board, legal_hints, own_cards, run
 
-from board import BLUE, RED, Board
+from board import BLUE, NEUTRAL, RED, Board
 from model import Hint
 from players import (
     EMPTY_AGENT,
@@ -275,12 +276,29 @@ def test_ctrl_c_at_a_prompt_leaves_cleanly():
     assert process.returncode == 130
 
 
-def test_explain_is_withheld_while_a_person_guesses():
-    # The AI's reasons name its targets: shown to a human agent they would give the answers away.
-    out, err = assert_clean(run(["--red", "ai:human", "--blue", "auto", "--seed", "5", "--no-log",
-                                 "--explain"], "quit\n"))
-    assert "RED captain: " in out and "targets:" not in out and "most dangerous" not in out
-    assert "--explain is off while a person guesses" in err
+def test_a_person_guessing_hears_what_the_ai_meant_only_after_the_turn(tmp_path):
+    # Issue 40: after a turn the guesser could not learn what the captain meant, --explain was
+    # refused while a person guessed, and the log kept no targets. Before the guesses nothing of
+    # it shows (it would give the answers away); after the turn, what it meant, the cards still
+    # face down counted, not named; the log keeps the targets.
+    board = dealt_board(5)
+    bystander = next(c.word for c in board.cards if c.color is NEUTRAL)
+    log = tmp_path / "games.jsonl"
+    out, err = assert_clean(run(["--red", "ai:human", "--blue", "auto", "--seed", "5", "--log", str(log),
+                                 "--explain"], f"{bystander}\nquit\n"))
+    before, after = out.split("red agent, guess", 1)
+    assert "RED captain: " in before
+    assert not any(text in before for text in ("It means", "Most dangerous", "meant", "sure"))
+    record = json.loads(log.read_text())
+    targets = next(t["targets"] for t in record["turns"] if t["team"] == "red")
+    assert targets and all(board.card(w).color is RED for w in targets)
+    # The bystander was no target: every card the captain meant is still face down, so unnamed.
+    cards = "card" if len(targets) == 1 else "cards"
+    assert (f"The captain meant: {len(targets)} {cards} still face down (named at the end of the "
+            "game).\n") in after
+    assert not any(w.upper() in after.split("The captain meant")[1].split("\n")[0] for w in targets)
+    assert "ure: " in after and "Most dangerous: " in after
+    assert "--explain" not in err
 
 
 def test_a_human_captain_sees_the_board_once_per_turn():
