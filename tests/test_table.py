@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from helpers import dealt_board
 
-from board import RED
+from board import RED, Board
 from common import board_words, hint_words, lemmas
 from evaluation.games import TEST_OFFSET
 from model import AI, CAPTAINS, LEVELS, Weights, hint_filter, hint_problem
@@ -90,3 +90,28 @@ def test_a_whole_game_of_ai_hints_holds_no_unfit_word():
     game.play()
     hints = [turn.hint.word for turn in game.history if turn.hint is not None]
     assert hints and not [h for h in hints if unfit(h)]
+
+
+@pytest.mark.slow
+def test_ten_thousand_real_hints_on_the_bench_boards_hold_no_unfit_word():
+    """The AI as it plays (SBERT, the default captain and the reference one): 10,000 hints drawn
+    on bench boards, each board played down by the captain's own targets, hint after hint."""
+    import datasets
+
+    weights = datasets.load_weights("sbert", words=board_words())
+    ai = AI(weights)
+    drawn: list[str] = []
+    seed = TEST_OFFSET
+    while len(drawn) < 10_000:
+        board = dealt_board(seed)
+        for captain in (ai.captain(twin=True), AI(weights, captain_strategy="cumsum").captain()):
+            team, given = board.starting_team, []
+            play = Board.from_key(board.words, board.key)
+            while play.remaining(team) and len(given) < 12:
+                choice = captain.give_hint(play, team, given)
+                given.append(choice.hint.word)
+                for word in choice.targets:
+                    play.reveal(word, team)
+            drawn += given
+        seed += 1
+    assert not [h for h in drawn if unfit(h)]
