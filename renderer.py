@@ -201,7 +201,8 @@ def sureness(choice: HintChoice) -> str:
                     f"({', '.join(agree)}).")
         if not agree:
             return f"Unsure: no kind of reader it checks puts {them} above every other card."
-        return (f"Fairly sure: {', '.join(agree)} put {them} above every other card; "
+        verb = "puts" if len(agree) == 1 else "put"
+        return (f"Fairly sure: {', '.join(agree)} {verb} {them} above every other card; "
                 f"{', '.join(differ)} not.")
     if choice.danger is None or not choice.targets:
         return "Sure: only its own cards are left."
