@@ -8,6 +8,7 @@ the guessing team, how many cards each side has left, and who has won.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -144,6 +145,21 @@ class Board:
             raise ValueError(f"{word} is already revealed")
         card.revealed = True
         return outcome(card.color, team)
+
+
+# A card is a word of letters (any alphabet's), or words joined by single spaces, hyphens or
+# apostrophes: ICE CREAM, JACK-IN-THE-BOX, O'CLOCK. No digits, no symbols, no emoji.
+CARD_WORD = re.compile(r"[^\W\d_]+(?:[ '\u2019-][^\W\d_]+)*")
+CARD_RULE = ("a card is letters only, its words joined by single spaces, hyphens or apostrophes "
+             "(ICE CREAM, JACK-IN-THE-BOX)")
+
+
+def card_word_problem(word: str) -> str | None:
+    """Why a (normalised) word cannot be a card's, or None: the one check of every way a table
+    comes in (the companion's, `serve`'s boards)."""
+    if not CARD_WORD.fullmatch(word):
+        return f"{word!r} is not a card word: {CARD_RULE}"
+    return None
 
 
 def outcome(color: Color, team: Color) -> Outcome:

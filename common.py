@@ -17,6 +17,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -65,6 +66,27 @@ def progress(iterable: Iterable[Any] | None = None, **options: Any):
     from tqdm import tqdm
 
     return tqdm(iterable, file=sys.stderr, disable=not on_terminal(), **options)
+
+
+@contextlib.contextmanager
+def ticking(desc: str, every: float = 1.0) -> Iterator[None]:
+    """While open, a line on stderr counts the time spent ('fasttext: training for 02:31'), for
+    long work that reports no progress of its own; drawn only on a terminal, as the bars are."""
+    bar = progress(desc=desc, bar_format="{desc} for {elapsed}")
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.wait(every):
+            bar.refresh()
+
+    ticker = threading.Thread(target=tick, daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        done.set()
+        ticker.join()
+        bar.close()
 
 
 # --- word lists -------------------------------------------------------------

@@ -23,12 +23,24 @@ from typing import Any, TextIO
 import numpy as np
 
 import cli
-from board import ASSASSIN, BLUE, COLUMNS, RED, SIZE, TEAMS, Board, Color, counts, parse_color
+from board import (
+    ASSASSIN,
+    BLUE,
+    COLUMNS,
+    RED,
+    SIZE,
+    TEAMS,
+    Board,
+    Color,
+    card_word_problem,
+    counts,
+    parse_color,
+)
 from cli import add_ai_arguments, command_parser
 from common import DATA_DIR, atomic_write_bytes, normalise, warn
 from model import AI, Hint, NoLegalHint, agent_plays, hint_problem, parse_hint
 from players import QuitGame, did_you_mean, read_command
-from renderer import ConsoleTerminal, Renderer
+from renderer import ConsoleTerminal, Renderer, explanation
 
 DEFAULT_STATE = DATA_DIR / "companion.json"
 STATE_VERSION = 1
@@ -88,21 +100,14 @@ def read_key_file(path: Path) -> list[Color]:
     return key
 
 
-# A card is a word of letters (any alphabet's), or words joined by single spaces, hyphens or
-# apostrophes: ICE CREAM, JACK-IN-THE-BOX, O'CLOCK. No digits, no symbols, no emoji.
-CARD_WORD = re.compile(r"[^\W\d_]+(?:[ '\u2019-][^\W\d_]+)*")
-CARD_RULE = ("a card is letters only, its words joined by single spaces, hyphens or apostrophes "
-             "(ICE CREAM, JACK-IN-THE-BOX)")
-
-
 def words_problem(words: Sequence[str], exact: bool = False) -> str | None:
     """Why a list of card words cannot be (the start of) a table, or None."""
     if len(words) > SIZE or exact and len(words) != SIZE:
         return f"a table has {SIZE} words, not {len(words)}"
     seen: set[str] = set()
     for word in words:
-        if not CARD_WORD.fullmatch(word):
-            return f"{word!r} is not a card word: {CARD_RULE}"
+        if problem := card_word_problem(word):
+            return problem
         if word in seen:
             return f"{word.upper()} is on the table twice"
         seen.add(word)
@@ -337,7 +342,7 @@ class Companion:
                                  "count": choice.hint.count, "targets": list(choice.targets)})
         self.save()
         self.tell(f"{self.renderer.team(team)} clue: {choice.hint}")
-        self.tell(self.renderer.explanation(choice))
+        self.tell(explanation(choice, board))
 
     def rank(self, rest: str) -> None:
         parts = rest.split()

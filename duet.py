@@ -46,7 +46,7 @@ from cli import add_ai_arguments, command_parser, load_ai
 from common import BOARD_WORDS_PATH, board_words, load_words, normalise, parse_seed, progress, warn
 from model import AI, Hint, HintChoice, NoLegalHint, agent_guess, hint_problem
 from players import QuitGame, RuleError, Terminal, ask_card, ask_hint
-from renderer import ConsoleTerminal, Renderer
+from renderer import ConsoleTerminal, Renderer, explanation
 
 TIMER_TOKENS = 9
 AGENTS_PER_SIDE, ASSASSINS_PER_SIDE = 9, 3
@@ -472,7 +472,7 @@ class DuetView:
             case ClueGiven(cluer=cluer, hint=hint, choice=choice):
                 write(f"{self.labels[cluer]}: {hint}")
                 if self.renderer.explain and choice is not None:
-                    write(self.renderer.explanation(choice))
+                    write(explanation(choice, game.board.captain_board(cluer)))
             case Touched(guesser=guesser, word=word, role=role):
                 write(_capitalised(f"{self.does(guesser, 'touch')} {word.upper()} - {TOUCH_TEXT[role]}"))
             case Stopped(guesser=guesser):

@@ -32,6 +32,7 @@ from players import (
     Team,
     TurnStarted,
     parse_composition,
+    read_line,
 )
 from renderer import RULES, ConsoleTerminal, Renderer
 
@@ -70,7 +71,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--words", type=Path, metavar="FILE",
                    help=f"play with another list of card words (default {BOARD_WORDS_PATH.name})")
     add_ai_arguments(p)
-    p.add_argument("--explain", action="store_true", help="show why the AI chose each hint")
+    p.add_argument("--explain", action="store_true",
+                   help="say why the AI chose each hint (while a person guesses, after the turn)")
     p.add_argument("--log", type=Path, default=GAMES_LOG_PATH, metavar="FILE",
                    help="append each game as a JSON line here (default data/games.jsonl)")
     p.add_argument("--no-log", action="store_true", help="do not write the game log")
@@ -103,11 +105,17 @@ each turn. Type help for the rules, quit to leave."""
 DEFAULT_TEAMS = {RED: "ai:human", BLUE: "ai:ai"}
 
 
+def ask_line(question: str) -> str:
+    """A line typed at a set-up prompt, cleaned as at the game's prompts (a line too long is
+    refused with a message and asked again)."""
+    return read_line(ConsoleTerminal(Renderer()), question)
+
+
 def ask_composition(color: Color) -> str:
     """Ask for one team's composition until the answer makes sense."""
     default = DEFAULT_TEAMS[color]
     while True:
-        answer = input(f"{color.value} team ({' / '.join(COMPOSITIONS)}) [{default}]> ").strip().lower()
+        answer = ask_line(f"{color.value} team ({' / '.join(COMPOSITIONS)}) [{default}]> ")
         if answer in ("quit", "exit", "q"):
             raise QuitGame
         if answer in ("help", "?"):
@@ -123,11 +131,13 @@ def ask_level() -> str:
     """Ask how strongly the AI teams play."""
     choices = " / ".join(LEVELS)
     while True:
-        answer = input(f"AI level ({choices}) [{DEFAULT_LEVEL}]> ").strip().lower()
-        if answer in ("quit", "exit", "q"):
+        choice = ask_line(f"AI level ({choices}) [{DEFAULT_LEVEL}]> ")
+        if choice in ("quit", "exit", "q"):
             raise QuitGame
-        if answer in LEVELS or not answer:
-            return answer or DEFAULT_LEVEL
+        if choice in LEVELS or not choice:
+            return choice or DEFAULT_LEVEL
+        if choice not in ("help", "?"):
+            print(f"unknown level {choice!r}: choose one of {', '.join(LEVELS)}")
         print("\n".join(f"{level.name}: {level.about}" for level in LEVELS.values()))
 
 
@@ -190,6 +200,8 @@ def play(args: argparse.Namespace) -> int:
     level = args.level
     if level is None and "ai:ai" in kinds.values():
         level = ask_level() if prompted and people else DEFAULT_LEVEL
+    elif level is not None and "ai:ai" not in kinds.values():
+        warn(f"--level {level} is not used: it sets how ai:ai teams play, and no team is ai:ai")
     needs_ai = any(k != "auto" and "ai" in k.split(":") for k in kinds.values())
     try:
         # An AI captain guessed for by a person checks its hints against every matrix, and the
@@ -219,10 +231,13 @@ def fresh_seed() -> int:
 
 
 def again() -> bool:
+    """Ask whether to play another game until the answer is yes or no; the input closing is no."""
     try:
-        return input("Play again? [Y/n]> ").strip().lower() in ("", "y", "yes")
+        while (reply := ask_line("Play again? [Y/n]> ")) not in ("", "y", "yes", "n", "no"):
+            print("Type y to play again, or n to stop.")
     except EOFError:
         return False
+    return reply in ("", "y", "yes")
 
 
 def play_game(args: argparse.Namespace, kinds: dict[Color, str], ai: AI | None, level: str | None,
@@ -234,13 +249,11 @@ def play_game(args: argparse.Namespace, kinds: dict[Color, str], ai: AI | None, 
     except (OSError, ValueError) as error:
         warn(f"cannot deal a board: {error}")
         return 2, False
-    # Nobody may see the key while a person guesses: no spectator's board, and no --explain
-    # (the AI's targets and most dangerous card would give the answers away).
+    # Nobody may see the key while a person guesses: no spectator's board, and what the AI meant
+    # (with --explain, why) only once the turn is over, the cards still face down unnamed.
     human_agents = any(k.endswith(":human") for k in kinds.values())
     human_captains = any(k.startswith("human:") for k in kinds.values())
-    if args.explain and human_agents:
-        warn("--explain is off while a person guesses: it would show the AI's targets")
-    renderer = Renderer(explain=args.explain and not human_agents)
+    renderer = Renderer(explain=args.explain, secret=human_agents)
     terminal = ConsoleTerminal(renderer, hot_seat=human_agents and human_captains)
     if ai is not None:
         ai.weights.add_words(board.words)

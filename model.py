@@ -11,8 +11,8 @@ the vectorised `HintFilter`), weights (`Weights`, `Extender`), situation
 (the base `Captain`, cumsum, margin, cluster), chances (softmax), expected
 (`ExpectedCaptain` with its families, word frequencies and voices), agents
 (`Agent` and its kinds, `agent_guess`, `agent_plays`), people (the model of people,
-fitted to people's play, and its agent) and ai (`CAPTAINS`,
-`AGENTS`, `AI`, `LEVELS`).
+fitted to people's play, and its agent), ai (`CAPTAINS`, `AGENTS`, `AI`, `LEVELS`) and
+table (the words the AI never gives as hints).
 """
 
 from __future__ import annotations
@@ -33,15 +33,16 @@ from models.expected import (
     zipf_of,
 )
 from models.hints import (
+    CAPTAIN_MIN_DISTANCE,
     MAX_COUNT,
     MIN_HINT_LETTERS,
-    MIN_RELATIVE_DISTANCE,
     Hint,
     HintFilter,
     hint_filter,
     hint_problem,
     pair_problem,
     parse_hint,
+    spellings,
 )
 from models.people import PeopleAgent, PeopleModel, PeopleReading
 from models.situation import (
@@ -55,6 +56,7 @@ from models.situation import (
     choose,
     fallback,
 )
+from models.table import fit_for_table, unfit_words
 from models.weights import TIE_BREAK, Extender, Weights
 
 __all__ = [
@@ -65,6 +67,7 @@ __all__ = [
     "AI",
     "ASSASSIN_VALUE",
     "CAPTAINS",
+    "CAPTAIN_MIN_DISTANCE",
     "DEFAULT_AGENT",
     "DEFAULT_CAPTAIN",
     "DEFAULT_LEVEL",
@@ -72,7 +75,6 @@ __all__ = [
     "LEVELS",
     "MAX_COUNT",
     "MIN_HINT_LETTERS",
-    "MIN_RELATIVE_DISTANCE",
     "NEUTRAL_VALUE",
     "OPPONENT_VALUE",
     "OWN",
@@ -103,13 +105,16 @@ __all__ = [
     "fallback",
     "family_members",
     "family_of",
+    "fit_for_table",
     "hint_filter",
     "hint_problem",
     "pair_problem",
+    "spellings",
     "parse_hint",
     "pick_chances",
     "silhouette",
     "softmax",
+    "unfit_words",
     "voices",
     "zipf_of",
 ]

@@ -19,7 +19,7 @@ from rapidfuzz.distance import Levenshtein
 
 from board import TEAMS, Board, Color, Outcome
 from common import normalise
-from model import Agent, Hint, HintChoice, NoLegalHint, agent_guess, hint_problem, parse_hint
+from model import Agent, Hint, HintChoice, NoLegalHint, agent_guess, hint_problem, parse_hint, spellings
 
 MAX_INPUT = 200  # characters of a typed line that are read; the rest is noise
 
@@ -61,21 +61,33 @@ class Passed:
 
 
 @dataclass(frozen=True)
+class TurnEnded:
+    """A team's turn is over; `choice` says what an AI captain meant by its hint (None for a
+    person's hint or an auto team's turn)."""
+
+    team: Color
+    hint: Hint | None
+    choice: HintChoice | None = None
+
+
+@dataclass(frozen=True)
 class GameOver:
     winner: Color
     reason: str
 
 
-Event = TurnStarted | HintGiven | Guessed | Passed | GameOver
+Event = TurnStarted | HintGiven | Guessed | Passed | TurnEnded | GameOver
 
 
 @dataclass
 class Turn:
-    """One team's turn: its hint (None for an auto team) and what it turned over."""
+    """One team's turn: its hint (None for an auto team), an AI captain's reasons for it, and
+    what the team turned over."""
 
     team: Color
     hint: Hint | None = None
     guesses: list[tuple[str, Outcome]] = field(default_factory=list)
+    choice: HintChoice | None = None
 
 
 # --- players ------------------------------------------------------------------------
@@ -140,8 +152,8 @@ class AIAgent:
 HELP_CAPTAIN = ("Give a hint as one word and a count, e.g. 'ocean 2' (0-9 or 'unlimited').\n"
                 "Commands: board (show the board), help, quit.")
 HELP_AGENT = ("Type a word from the board to turn it over.\n"
-              "Commands: pass (end the turn, after one guess), board, help, quit. A card's word\n"
-              "always turns the card over: when a card is called PASS, type /pass to pass.")
+              "Commands: pass (end the turn, after one guess), board, help, quit. When a card is\n"
+              "called PASS, typing pass asks which you mean; /pass always passes.")
 EMPTY_HINT = "Type a {} and a count, e.g. 'ocean 2', or 'help'."
 EMPTY_CAPTAIN = EMPTY_HINT.format("hint")
 EMPTY_AGENT = "Type a word from the board, 'pass' or 'help'."
@@ -156,6 +168,9 @@ class HumanCaptain:
 
     def __init__(self, terminal: Terminal):
         self.terminal = terminal
+        # The rules' word lists load now (a second or more): after the first hint they would hold
+        # the key on a shared screen while the agents wait for it to clear.
+        spellings("ready")
 
     def give_hint(self, game: Game) -> Hint:
         self.terminal.show(game, captain=True)
@@ -213,10 +228,13 @@ def ask_card(terminal: Terminal, prompt: str, open_words: list[str], words: Coll
              closed: str = "is already turned over") -> str | None:
     """Ask until the person names an open card (returned) or passes after a guess (None).
 
-    A card's word is always the card, even when it is also a command word (see `command`).
+    A face-down card called like a command (PASS, BOARD) is never turned over unasked: the
+    person says which they meant (`card_or_command`); '/pass' is always the command.
     """
     while True:
         line = read_command(terminal, prompt, open_words)
+        if line in open_words and COMMANDS.get(line) and not card_or_command(terminal, line):
+            line = "/" + line
         match command(line, open_words):
             case "help":
                 terminal.help(help_text)
@@ -234,8 +252,23 @@ def ask_card(terminal: Terminal, prompt: str, open_words: list[str], words: Coll
                 terminal.tell(f"{line.upper()} {closed}.")
             case None:
                 terminal.tell(did_you_mean(line, open_words))
+            case "quit":
+                raise QuitGame
             case other:
                 terminal.tell(unknown_command(line, other))
+
+
+def card_or_command(terminal: Terminal, word: str) -> bool:
+    """Ask whether `word`, a face-down card's word and a command, meant the card (True)."""
+    name = COMMANDS[word]
+    while True:
+        answer = read_line(terminal, f"{word.upper()} is a card on the board: type card to turn it "
+                                     f"over, or /{name} to {name}> ")
+        if answer in (name, f"/{name}"):
+            return False
+        if answer in ("card", word):
+            return True
+        terminal.tell(f"Type 'card' to turn over {word.upper()}, or '/{name}'.")
 
 
 def read_line(terminal: Terminal, prompt: str) -> str:
@@ -375,7 +408,10 @@ class Game:
             self._reveal(turn, own[int(self.rng.integers(len(own)))])
         else:
             self._hint_and_guess(team, turn)
-        if not self.over:
+        self.emit(TurnEnded(turn.team, turn.hint, turn.choice))
+        if self.over:
+            self.emit(GameOver(self.winner, self.reason))
+        else:
             self.team = self.team.other
 
     def _hint_and_guess(self, team: Team, turn: Turn) -> None:
@@ -385,8 +421,8 @@ class Game:
             raise RuleError(f"the {self.team.value} captain has no legal hint: {error}") from None
         if problem := hint_problem(hint.word, self.board):
             raise RuleError(f"illegal hint {hint}: {problem}")
-        turn.hint = hint
-        self.emit(HintGiven(self.team, hint, getattr(team.captain, "last_choice", None)))
+        turn.hint, turn.choice = hint, getattr(team.captain, "last_choice", None)
+        self.emit(HintGiven(self.team, hint, turn.choice))
         guessed = 0
         while not self.over and (hint.max_guesses is None or guessed < hint.max_guesses):
             word = team.agent.guess(self, hint, guessed)
@@ -419,8 +455,8 @@ class Game:
             self.reason = f"abandoned: {reason}"
 
     def _end(self, winner: Color, reason: str) -> None:
+        """The game is won; GameOver is told when the turn has ended (`play_turn`)."""
         self.winner, self.reason = winner, reason
-        self.emit(GameOver(winner, reason))
 
     def record(self) -> dict:
         """The whole game as one JSON-ready dict, for the game log."""
@@ -433,6 +469,7 @@ class Game:
             "teams": {t.value: self.teams[t].label for t in TEAMS},
             "turns": [{"team": t.team.value,
                        "hint": None if t.hint is None else [t.hint.word, t.hint.count],
+                       "targets": None if t.choice is None else list(t.choice.targets),
                        "guesses": [[w, o.value] for w, o in t.guesses]} for t in self.history],
             "winner": None if self.winner is None else self.winner.value,
             "reason": self.reason,

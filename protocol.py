@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Color
+from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Color, card_word_problem
 from cli import add_ai_arguments, command_parser, load_ai
 from common import normalise, progress, warn
 from model import (
@@ -70,6 +70,8 @@ def board_words(request: dict[str, Any]) -> tuple[list[str], list[str]]:
         if not isinstance(word, str) or not word.strip():
             raise RequestError(f"'board'[{i}] must be a non-empty string")
         key = " ".join(normalise(word).split())
+        if problem := card_word_problem(key):      # as the companion checks a table
+            raise RequestError(f"'board'[{i}]: {problem}")
         if key in seen:
             raise RequestError(f"duplicate word {word!r} on the board (positions {seen[key]} and {i})")
         seen[key] = i

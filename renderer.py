@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Collection, Sequence
 from typing import TextIO
 
 from colorama import Back, Fore, Style, just_fix_windows_console
 
 from board import COLUMNS, Board, Color
-from players import Game, GameOver, Guessed, HintGiven, Passed, TurnStarted
+from model import HintChoice
+from players import Game, GameOver, Guessed, HintGiven, Passed, TurnEnded, TurnStarted
 
 FOREGROUND = {Color.RED: Fore.RED, Color.BLUE: Fore.BLUE, Color.NEUTRAL: Fore.YELLOW,
               Color.ASSASSIN: Fore.LIGHTBLACK_EX}
@@ -32,10 +34,11 @@ class Renderer:
     """Draws boards and game events on a text stream."""
 
     def __init__(self, stream: TextIO | None = None, color: bool | None = None,
-                 explain: bool = False):
+                 explain: bool = False, secret: bool = False):
         self.stream = stream or sys.stdout
         self.color = use_color(self.stream) if color is None else color
         self.explain = explain
+        self.secret = secret   # a person guesses: what the AI meant waits for the turn's end
         if self.color:
             just_fix_windows_console()
 
@@ -102,41 +105,118 @@ class Renderer:
     # --- events ---------------------------------------------------------------
 
     def on_event(self, event, game: Game) -> None:
-        """Draw one game event as it happens."""
+        """Draw one game event as it happens.
+
+        While a person guesses (`secret`), nothing the AI meant is shown before the turn is over,
+        and a card still face down is counted, not named, until the game is over.
+        """
         match event:
             case TurnStarted(team=team):
                 self.write(f"\n--- {self.team(team)} to play ---")
             case HintGiven(team=team, hint=hint, choice=choice):
                 left = "unlimited guesses" if hint.max_guesses is None else f"{hint.max_guesses} guesses"
                 self.write(f"{self.team(team)} captain: {hint}   ({left})")
-                if self.explain and choice is not None:
-                    self.write(self.explanation(choice))
+                if self.explain and not self.secret and choice is not None:
+                    self.write(explanation(choice, game.board))
             case Guessed(team=team, word=word, color=color, outcome=outcome):
                 self.write(f"{self.team(team)} turns over {self.cell(word, color, True, True, 0).strip()}"
                            f" - {OUTCOME_TEXT[outcome.value]}")
             case Passed(team=team):
                 self.write(f"{self.team(team)} passes.")
+            case TurnEnded(choice=choice) if choice is not None and not game.over:
+                withheld = set(game.board.unrevealed_words()) if self.secret else set()
+                if self.secret or not self.explain:
+                    self.write(f"The captain meant: {named(choice.targets, withheld)}.")
+                if self.explain and self.secret:
+                    self.write(explanation(choice, game.board, withheld, meaning=False))
             case GameOver(winner=winner, reason=reason):
                 self.write(f"\n{self.board(game.board, captain=True)}\n")
                 self.write(f"*** {self.team(winner)} wins: {reason}. ***")
+                if recap := self.recap(game):
+                    self.write(recap)
 
-    @staticmethod
-    def explanation(choice) -> str:
-        """Why the AI chose its hint: targets, the most dangerous other card, runners-up."""
-        pairs = zip(choice.targets, choice.target_weights, strict=True)
-        targets = ", ".join(f"{w.upper()} {x:.2f}" for w, x in pairs)
-        lines = [f"    targets: {targets}"]
-        if choice.danger:
-            lines.append(f"    most dangerous other card: {choice.danger[0].upper()} {choice.danger[1]:.2f}")
-        if choice.readers:
-            agree = [name for name, yes in choice.readers if yes]
-            differ = [name for name, yes in choice.readers if not yes]
-            lines.append(f"    readers agreeing: {', '.join(agree) or 'none'}"
-                         + (f"; not: {', '.join(differ)}" if differ else ""))
-        if choice.runners_up:
-            lines.append("    runners-up: " + ", ".join(f"{w.upper()} {k} ({s:.2f})"
-                                                     for w, k, s in choice.runners_up))
-        return "\n".join(lines)
+    def recap(self, game: Game) -> str:
+        """Each hint of the game, what its captain meant (an AI's) and what was turned over."""
+        lines = []
+        for turn in (t for t in game.history if t.hint is not None):
+            meant = f"meant {named(turn.choice.targets)}; " if turn.choice is not None else ""
+            found = ", ".join(word.upper() for word, _ in turn.guesses) or "nothing"
+            lines.append(f"  {self.team(turn.team)} {turn.hint}: {meant}turned over {found}")
+        return "\n".join(["\nThe hints, and what they meant:", *lines]) if lines else ""
+
+
+# Each reader family (models/expected.py FAMILIES) in plain words.
+READERS = {"corpus": "word use in books", "norms": "people's word associations",
+           "mixed": "books and associations together", "sbert": "SBERT's sentence meaning"}
+COLOR_TEXT = {Color.ASSASSIN: "the assassin", Color.NEUTRAL: "a bystander",
+              Color.RED: "a red agent", Color.BLUE: "a blue agent"}
+
+
+def named(words: Sequence[str], withheld: Collection[str] = ()) -> str:
+    """Card words in capitals; those `withheld` (face down while a person guesses) only counted."""
+    shown = [word.upper() for word in words if word not in withheld]
+    hidden = len(words) - len(shown)
+    if hidden:
+        cards = "card" if hidden == 1 else "cards"
+        shown.append(f"{hidden} {cards} still face down (named at the end of the game)")
+    return ", ".join(shown) or "nothing"
+
+
+def explanation(choice: HintChoice, board: Board | None = None, withheld: Collection[str] = (),
+                meaning: bool = True) -> str:
+    """Why the AI chose its hint, in plain words: the cards it means, how sure it is, the most
+    dangerous other card and why, and the hints it thought of besides. Cards `withheld` are
+    counted, not named."""
+    lines = [f"It means {named(choice.targets, withheld)}."] if meaning else []
+    lines.append(sureness(choice))
+    if choice.danger is not None and choice.targets:
+        word, weight = choice.danger
+        least, weakest = min(zip(choice.target_weights, choice.targets, strict=True))
+        if word in withheld:
+            what = "a card still face down"
+        elif board is not None:
+            what = f"{word.upper()}, {COLOR_TEXT[board.card(word).color]}"
+        else:
+            what = word.upper()
+        target = "the weakest card it means" if weakest in withheld else weakest.upper()
+        lines.append(f"Most dangerous: {what}: the hint points to it {closeness(weight, least)} "
+                     f"to {target}.")
+    if choice.runners_up:
+        lines.append("It also thought of " + ", ".join(f"{word.upper()} for {count}"
+                                                     for word, count, _ in choice.runners_up) + ".")
+    return "\n".join(f"    {line}" for line in lines)
+
+
+def sureness(choice: HintChoice) -> str:
+    """How sure the captain is that its hint reads as it means: how many kinds of reader it
+    checked put the targets first, or without readers, how near the most dangerous card comes."""
+    them = "this card" if len(choice.targets) == 1 else "these cards"
+    if choice.readers:
+        agree = [READERS.get(name, name) for name, yes in choice.readers if yes]
+        differ = [READERS.get(name, name) for name, yes in choice.readers if not yes]
+        if not differ and len(agree) == 1:
+            return f"Sure: the reader it checks ({agree[0]}) puts {them} above every other card."
+        if not differ:
+            return (f"Sure: every kind of reader it checks puts {them} above every other card "
+                    f"({', '.join(agree)}).")
+        if not agree:
+            return f"Unsure: no kind of reader it checks puts {them} above every other card."
+        verb = "puts" if len(agree) == 1 else "put"
+        return (f"Fairly sure: {', '.join(agree)} {verb} {them} above every other card; "
+                f"{', '.join(differ)} not.")
+    if choice.danger is None or not choice.targets:
+        return "Sure: only its own cards are left."
+    ratio = choice.danger[1] / max(min(choice.target_weights), 1e-9)
+    return ("Sure: no other card comes close." if ratio < 0.8 else
+            "Fairly sure: another card comes close." if ratio < 1 else
+            "Unsure: another card weighs as much as one it means.")
+
+
+def closeness(weight: float, target: float) -> str:
+    """How strongly a hint points to a card, against a target it points to with `target`."""
+    ratio = weight / max(target, 1e-9)
+    return ("far less than" if ratio < 0.5 else "less than" if ratio < 0.8 else
+            "almost as much as" if ratio < 1 else "as much as or more than")
 
 
 RULES = """\
@@ -144,7 +224,7 @@ Codenames in brief
   25 cards: 9 agents of the team that starts, 8 of the other team, 7 bystanders, 1 assassin.
   Each turn a team's captain, who sees the key, gives a hint: one word and a count,
   e.g. OCEAN 2 for two cards. The hint may not be a face-down card's word, part of
-  one, a form of one, or spelled much like one.
+  one, a form of one, or another spelling of one (COLOUR for COLOR).
   The team's agents then turn over cards one at a time, up to count + 1 (no limit
   for 0 or unlimited), and may stop after the first. Their own agent: go on. A
   bystander or the other team's agent ends the turn. The assassin loses the game.

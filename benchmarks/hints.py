@@ -21,7 +21,7 @@ from board import deal  # noqa: E402
 from common import SOURCES_DIR, board_words  # noqa: E402
 from evaluation.games import TEST_OFFSET, play_solo  # noqa: E402
 from model import AI  # noqa: E402
-from renderer import Renderer  # noqa: E402
+from renderer import explanation  # noqa: E402
 
 
 class Explained:
@@ -59,7 +59,7 @@ def main(argv: list[str]) -> int:
         print(f"## Seed {seed}: {ending} in {len(result.hints)} hints\n\n```")
         for choice, record in zip(captain.choices, result.hints, strict=False):
             outcomes = "".join(o.value[0] for o in record.outcomes)
-            print(f"{choice.hint}  -> {outcomes}\n{Renderer.explanation(choice)}")
+            print(f"{choice.hint}  -> {outcomes}\n{explanation(choice, board)}")
         print("```\n")
     return 0
 

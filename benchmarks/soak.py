@@ -42,6 +42,7 @@ from players import (  # noqa: E402
     HintGiven,
     Passed,
     Team,
+    TurnEnded,
     TurnStarted,
 )
 
@@ -66,6 +67,7 @@ class _Turn:
     hint: Hint | None = None
     guesses: list[tuple[str, Outcome]] = field(default_factory=list)
     passed: bool = False
+    ended: bool = False
 
     def open_after_guess(self) -> bool:
         """May this turn go on after its last guess (an own card with guesses left)?"""
@@ -83,9 +85,9 @@ class Auditor:
     colour and outcome; the remaining counts match the revealed cards; a turn
     goes on after an own card and ends after any other, after count+1 guesses
     (no cap for 0 or unlimited), or on a pass after at least one guess; every
-    hint is legal when given; the game ends exactly once, right after the
-    assassin (the other team wins) or the last card of a team (that team wins,
-    whoever turned it over).
+    hint is legal when given; each turn's end is told once; the game ends exactly once, right
+    after the assassin (the other team wins) or the last card of a team (that team wins,
+    whoever turned it over), its turn's end told first.
     """
 
     def __init__(self, game: Game):
@@ -110,7 +112,7 @@ class Auditor:
     def on_event(self, event) -> None:
         if self.game_overs:
             self.flag(f"{type(event).__name__} after the game ended")
-        if self.ending is not None and not isinstance(event, GameOver):
+        if self.ending is not None and not isinstance(event, GameOver | TurnEnded):
             self.flag(f"{type(event).__name__} instead of the game's end ({self.ending.value} wins)")
         match event:
             case TurnStarted(team=team):
@@ -131,6 +133,12 @@ class Auditor:
                     self.flag(f"{team.value} passes where the turn was already over or no guess was made")
                 else:
                     turn.passed = True
+            case TurnEnded(team=team, hint=hint):
+                turn = self.turn
+                if turn is None or turn.team is not team or turn.hint != hint or turn.ended:
+                    self.flag(f"{team.value}'s turn ended out of turn")
+                else:
+                    turn.ended = True
             case GameOver(winner=winner):
                 self.game_overs.append(event)
                 if self.ending is None:
@@ -191,6 +199,8 @@ class Auditor:
         turn = self.turn
         if turn is None:
             return
+        if not turn.ended:
+            self.flag(f"{turn.team.value}'s turn ended untold")
         if not turn.guesses:
             self.flag(f"{turn.team.value}'s turn ended without a guess")
         elif turn.open_after_guess() and not turn.passed and not self.game_overs:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from common import lemma_of, on_terminal, progress, sweep_temporaries, temporary_prefix, warn
+from common import lemma_of, progress, sweep_temporaries, temporary_prefix, ticking, warn
 from initializers.corpus import Corpus
 from initializers.sources import BuildError
 from initializers.tables import VectorTable, _clean, unit_rows
@@ -47,7 +47,8 @@ def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None,
     """Train a skipgram model on the lemmatised corpus and save it atomically at `path`.
 
     Raises BuildError when the corpus is too small or fastText fails (the caller leaves it out).
-    The start of training is said in one line to `say` (default: stderr).
+    The start of training is said in one line to `say` (default: stderr); on a terminal a line
+    then counts the time it takes.
     """
     import fasttext
 
@@ -66,9 +67,10 @@ def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None,
         say(f"fasttext: training a skipgram model ({options['dim']}d, {options['epoch']} epochs) "
              f"on {len(corpus.tokens):,} tokens")
         try:
-            with zeroed_allocations():
+            # On one thread fastText reports nothing until it is done (minutes on a real corpus).
+            with zeroed_allocations(), ticking("fasttext: training"):
                 model = fasttext.train_unsupervised(str(corpus_file), thread=threads or FASTTEXT_THREADS,
-                                                    verbose=2 if on_terminal() else 0, **options)
+                                                    verbose=0, **options)
         except RuntimeError as error:   # "Encountered NaN." and the like: no model, say why
             raise BuildError(f"fastText failed to train on the corpus ({error})") from None
         temporary = Path(folder) / "model.bin"

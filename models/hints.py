@@ -13,10 +13,14 @@ from rapidfuzz.process import cdist
 
 from board import Board
 from common import lemmas, normalise
+from models.table import fit_for_table
 
 MAX_COUNT = 9
 MIN_HINT_LETTERS = 3
-MIN_RELATIVE_DISTANCE = 0.5
+# The AI's own caution, beyond the rules: it gives no hint within this relative Levenshtein
+# distance of a face-down word (SOAP with STAMP), which an agent might misread. People may: an edit
+# distance refused their everyday clues (docs/decisions/0031-another-spelling.md).
+CAPTAIN_MIN_DISTANCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -58,9 +62,18 @@ def pair_problem(hint: str, board_word: str) -> str | None:
         return f"{hint!r} is part of the board word {board_word!r}"
     if lemmas(hint) & lemmas(board_word):
         return f"{hint!r} is a form of the board word {board_word!r}"
-    if Levenshtein.normalized_distance(hint, board_word) < MIN_RELATIVE_DISTANCE:
-        return f"{hint!r} is spelled too much like the board word {board_word!r}"
+    if spellings(hint) & spellings(board_word):
+        return f"{hint!r} is another spelling of the board word {board_word!r}"
     return None
+
+
+def spellings(word: str) -> frozenset[str]:
+    """A word's lemmas in both British and American spelling (breame's lists): COLOURS gives
+    colours, colour and color; words that share one are one word (GREY and GRAY)."""
+    from breame.spelling import get_american_spelling
+
+    forms = lemmas(word)
+    return forms | {get_american_spelling(form) for form in forms}
 
 
 def hint_problem(word: str, board: Board) -> str | None:
@@ -80,21 +93,25 @@ def hint_problem(word: str, board: Board) -> str | None:
 class HintFilter:
     """Vectorised legality over a whole hint vocabulary.
 
-    `banned(board_word)` agrees with `pair_problem` for every hint in the
-    vocabulary; it is computed once per board word and cached.
+    `banned(board_word)` holds every hint that `pair_problem` refuses while the word is face
+    down, and those the AI avoids besides (`CAPTAIN_MIN_DISTANCE`); it is computed once per
+    board word and cached. `fit` leaves out the hints unfit
+    for the table (models/table.py), which the AI never gives though a person may.
     """
 
     def __init__(self, hints: Sequence[str]):
         self.hints = tuple(hints)
         self.index = {h: i for i, h in enumerate(self.hints)}
         self._array = np.array(self.hints)
-        self._by_lemma: dict[str, list[int]] = {}
+        self._by_form: dict[str, list[int]] = {}   # hints by lemma, in either spelling
+        self.fit = np.ones(len(self.hints), dtype=bool)   # fit for the table (models/table.py)
         for i, hint in enumerate(self.hints):
-            for lemma in lemmas(hint):
-                self._by_lemma.setdefault(lemma, []).append(i)
-        shape_ok = np.array([h.isascii() and h.isalpha() and len(h) >= MIN_HINT_LETTERS
-                             for h in self.hints], dtype=bool)
-        self.well_formed = shape_ok
+            forms = spellings(hint)
+            self.fit[i] = fit_for_table(hint, forms)
+            for form in forms:
+                self._by_form.setdefault(form, []).append(i)
+        self.well_formed = np.array([h.isascii() and h.isalpha() and len(h) >= MIN_HINT_LETTERS
+                                     for h in self.hints], dtype=bool)
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one filter per vocabulary, kept for the process
     def banned(self, board_word: str) -> np.ndarray:
@@ -105,16 +122,16 @@ class HintFilter:
             for end in range(start + 1, n + 1):
                 if (i := self.index.get(board_word[start:end])) is not None:
                     banned[i] = True
-        for lemma in lemmas(board_word):
-            banned[self._by_lemma.get(lemma, [])] = True
+        for form in spellings(board_word):                      # a form, another spelling
+            banned[self._by_form.get(form, [])] = True
         distance = cdist([board_word], self.hints, scorer=Levenshtein.normalized_distance,
                          dtype=np.float32)[0]
-        banned |= distance < MIN_RELATIVE_DISTANCE
+        banned |= distance < CAPTAIN_MIN_DISTANCE
         return np.flatnonzero(banned)
 
     def legal(self, board: Board, given: Sequence[str] = ()) -> np.ndarray:
-        """A boolean mask of the hints that may be given on this board."""
-        mask = self.well_formed.copy()
+        """A boolean mask of the hints the AI may give on this board: legal, and fit for the table."""
+        mask = self.well_formed & self.fit
         for word in board.words:
             if (i := self.index.get(word)) is not None:
                 mask[i] = False

@@ -160,8 +160,8 @@ def test_typing_the_table_with_mistakes_then_playing_then_resuming(tmp_path, mon
     assert "a key row is 5 letters" in out
     assert "That key cannot be right" in out and "0 assassin" in out
     assert "RED clue: OCEAN 4" in out
-    assert "targets: WHALE 0.90, SHIP 0.80, BEACH 0.70, WAVE 0.60" in out
-    assert "most dangerous other card" in out
+    assert "It means WHALE, SHIP, BEACH, WAVE." in out
+    assert "Most dangerous: " in out
     assert "1. WHALE" in out and "The AI agent would turn over: WHALE, SHIP" in out
     assert "WHALE: turned over, red" in out and "PEAR: turned over, red" in out
     assert "Did you mean WHALE?" in out
@@ -249,7 +249,7 @@ def test_a_companion_session_through_a_real_process(tmp_path):
     assert "Traceback" not in done.stderr + done.stdout
     out = done.stdout
     assert "clue red | clue blue" in out                      # help
-    assert "RED clue:" in out and "BLUE clue:" in out and out.count("targets:") == 2
+    assert "RED clue:" in out and "BLUE clue:" in out and out.count("    It means ") == 2
     assert "The AI agent would turn over:" in out
     assert f"{words[0].upper()}: turned over, red" in out
     assert f"{words[24].upper()}: turned over, assassin" in out

@@ -10,6 +10,7 @@ import math
 import os
 import re
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -693,3 +694,17 @@ def test_the_first_corpus_build_says_how_long_it_takes(tmp_path):
     said.clear()
     catalog(tmp_path, say=said.append).corpus()   # from the cache: nothing to wait for
     assert said == []
+
+
+def test_fasttext_training_counts_its_time_on_a_terminal(tmp_path, monkeypatch, capsys):
+    """Issue 40: on one thread fastText printed nothing for the 4-5 minutes of a real build."""
+    import common
+
+    monkeypatch.setattr(common, "on_terminal", lambda: True)
+    corpus = lemmatise([" ".join(f"{a}o{b}" for a in "bcdfghjklm" for b in "bcdfg") * 20])
+    with common.ticking("slow work", every=0.01):
+        time.sleep(0.05)
+    train_fasttext(corpus, tmp_path / "model.bin", dim=8, epoch=1, minCount=1, bucket=1_000)
+    err = capsys.readouterr().err
+    assert re.search(r"slow work for 00:00", err)
+    assert re.search(r"fasttext: training for \d\d:\d\d", err)

@@ -186,7 +186,7 @@ def test_words_file_outside_the_board_list_still_plays_with_the_ai(tmp_path):
     assert WINNER.search(out)
     shown = set(re.findall(r"[\[(][RBNA][\])] (\S+)", out))
     assert shown and {w.lower() for w in shown} <= set(novel)
-    assert "targets:" in out                                  # --explain shows the AI's reasons
+    assert "    It means " in out and "Most dangerous: " in out   # --explain shows the AI's reasons
 
 
 def test_a_person_giving_hints_waits_before_the_first_prompt_not_after_it():
@@ -208,3 +208,59 @@ def test_a_reader_that_stops_early_ends_the_game_without_a_traceback():
     done = subprocess.run(["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True,
                           timeout=120, cwd=ROOT, env={**os.environ, "NO_COLOR": "1"})
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
+# --- the set-up prompts: issue 40's small items ----------------------------------------------
+
+
+def typed(monkeypatch, *lines: str) -> None:
+    """Answer the prompts that read `input()` with these lines, then EOF."""
+    answers = iter(lines)
+
+    def answer(prompt: str = "") -> str:
+        print(prompt, end="")
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", answer)
+
+
+def test_a_line_too_long_at_the_team_prompt_is_refused_not_echoed(monkeypatch, capsys):
+    import main
+    from board import RED
+
+    typed(monkeypatch, "x" * 5000, "auto")
+    assert main.ask_composition(RED) == "auto"
+    out = capsys.readouterr().out
+    assert "That line is too long (5,000 characters; at most 200)." in out and "x" * 201 not in out
+
+
+def test_an_unknown_level_is_called_unknown(monkeypatch, capsys):
+    import main
+
+    typed(monkeypatch, "extreme", "HARD")
+    assert main.ask_level() == "hard"
+    out = capsys.readouterr().out
+    assert "unknown level 'extreme': choose one of easy, normal, hard" in out
+
+
+@pytest.mark.parametrize("replies, again, asked", [(["maybe", "n"], False, 2), (["maybe", ""], True, 2),
+                                                   (["maybe"], False, 2), (["YES"], True, 1)])
+def test_play_again_asks_again_on_an_answer_that_is_not_yes_or_no(monkeypatch, capsys, replies, again,
+                                                                  asked):
+    import main
+
+    typed(monkeypatch, *replies)          # the input closing counts as no
+    assert main.again() is again
+    out = capsys.readouterr().out
+    assert out.count("Play again? [Y/n]> ") == asked
+    assert ("Type y to play again, or n to stop." in out) is ("maybe" in replies)
+
+
+def test_a_level_without_an_ai_team_says_it_is_not_used():
+    out, err = assert_clean(run(["--red", "auto", "--blue", "auto", "--level", "hard", "--seed", "1",
+                                 "--no-log"], b""))
+    assert err.strip() == "--level hard is not used: it sets how ai:ai teams play, and no team is ai:ai"
+    assert WINNER.search(out)

@@ -3,6 +3,7 @@ the real program with scripted stdin (human-vs-auto games played to the end)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import KEY, WORDS, FakeTerminal, assert_clean, dealt_board, legal_hints, own_cards, run
 
-from board import BLUE, RED, Board
+from board import BLUE, NEUTRAL, RED, Board
 from model import Hint
 from players import (
     EMPTY_AGENT,
@@ -107,28 +108,46 @@ def test_agent_commands_typos_and_bad_input():
     assert terminal.shown == [False, False]                     # the agents' view, at start and on 'board'
 
 
-def test_a_card_called_like_a_command_can_be_turned_over():
-    # Issue: PASS and BOARD are card words; a person could never turn them over.
+def test_a_card_called_like_a_command_is_turned_over_only_when_the_person_says_so():
+    # Issue 40: with a card PASS face down, 'pass' turned the card over: a person who had not read
+    # the help lost a card. Now the game asks which was meant; '/pass' is always the command.
     words = ["pass", "board", *WORDS[2:]]
     board = Board.from_key(words, KEY, [False] * len(words))
-    terminal = FakeTerminal("pass", "board", "/board", "/pass")
+    terminal = FakeTerminal("pass", "maybe", "/pass", "/pass", "pass", "card",
+                            "board", "/board", "board", "card", "board", "board", "pass")
     game = Game(board, {RED: Team(RED, HumanCaptain(terminal), HumanAgent(terminal)),
                         BLUE: AutoTeam(BLUE)}, seed=0)
     agent = game.teams[RED].agent
-    assert agent.guess(game, Hint("ocean", 2), 0) == "pass"      # the card, not the command
+    # Before any guess: 'pass' asks; '/pass' then is the command, refused before a first guess.
+    assert agent.guess(game, Hint("ocean", 2), 0) == "pass"      # ...and 'card' turns PASS over
+    question = "PASS is a card on the board: type card to turn it over, or /pass to pass> "
+    assert terminal.prompts[1] == question
+    assert terminal.told == ["Type 'card' to turn over PASS, or '/pass'.",
+                             "Make at least one guess before you pass.",
+                             "Make at least one guess before you pass."]
     board.reveal("pass", RED)
-    assert agent.guess(game, Hint("ocean", 2), 1) == "board"
+    assert agent.guess(game, Hint("ocean", 2), 1) == "board"      # '/board' shows; 'board' asks
     board.reveal("board", RED)
-    assert agent.guess(game, Hint("ocean", 2), 2) is None         # '/board' shows, '/pass' passes
-    assert terminal.shown == [False, False]                     # at the start, and on '/board'
+    assert agent.guess(game, Hint("ocean", 2), 2) is None          # both turned over: plain commands
+    assert terminal.shown == [False, False, False, False]          # start, '/board', 2 x 'board'
     assert command("pass", ["pass"]) is None and command("/pass", ["pass"]) == "pass"
     assert command("pass") == "pass" and command("/quit", ["quit"]) == "quit"
 
 
-def test_quit_is_a_card_word_when_a_card_is_called_quit():
+def test_a_card_called_pass_and_the_pass_command_after_a_guess():
+    words = ["pass", *WORDS[1:]]
+    board = Board.from_key(words, KEY, [False] * len(words))
+    terminal = FakeTerminal("pass", "pass")
+    game = Game(board, {RED: Team(RED, HumanCaptain(terminal), HumanAgent(terminal)),
+                        BLUE: AutoTeam(BLUE)}, seed=0)
+    assert game.teams[RED].agent.guess(game, Hint("ocean", 2), 1) is None   # 'pass' twice: passes
+    assert not board.card("pass").revealed
+
+
+def test_quit_is_asked_about_when_a_card_is_called_quit():
     words = ["quit", *WORDS[1:]]
     board = Board.from_key(words, KEY, [False] * len(words))
-    terminal = FakeTerminal("quit", "/quit")
+    terminal = FakeTerminal("quit", "card", "quit", "quit")
     game = Game(board, {RED: Team(RED, HumanCaptain(terminal), HumanAgent(terminal)),
                         BLUE: AutoTeam(BLUE)}, seed=0)
     assert game.teams[RED].agent.guess(game, Hint("ocean", 1), 0) == "quit"
@@ -257,12 +276,29 @@ def test_ctrl_c_at_a_prompt_leaves_cleanly():
     assert process.returncode == 130
 
 
-def test_explain_is_withheld_while_a_person_guesses():
-    # The AI's reasons name its targets: shown to a human agent they would give the answers away.
-    out, err = assert_clean(run(["--red", "ai:human", "--blue", "auto", "--seed", "5", "--no-log",
-                                 "--explain"], "quit\n"))
-    assert "RED captain: " in out and "targets:" not in out and "most dangerous" not in out
-    assert "--explain is off while a person guesses" in err
+def test_a_person_guessing_hears_what_the_ai_meant_only_after_the_turn(tmp_path):
+    # Issue 40: after a turn the guesser could not learn what the captain meant, --explain was
+    # refused while a person guessed, and the log kept no targets. Before the guesses nothing of
+    # it shows (it would give the answers away); after the turn, what it meant, the cards still
+    # face down counted, not named; the log keeps the targets.
+    board = dealt_board(5)
+    bystander = next(c.word for c in board.cards if c.color is NEUTRAL)
+    log = tmp_path / "games.jsonl"
+    out, err = assert_clean(run(["--red", "ai:human", "--blue", "auto", "--seed", "5", "--log", str(log),
+                                 "--explain"], f"{bystander}\nquit\n"))
+    before, after = out.split("red agent, guess", 1)
+    assert "RED captain: " in before
+    assert not any(text in before for text in ("It means", "Most dangerous", "meant", "sure"))
+    record = json.loads(log.read_text())
+    targets = next(t["targets"] for t in record["turns"] if t["team"] == "red")
+    assert targets and all(board.card(w).color is RED for w in targets)
+    # The bystander was no target: every card the captain meant is still face down, so unnamed.
+    cards = "card" if len(targets) == 1 else "cards"
+    assert (f"The captain meant: {len(targets)} {cards} still face down (named at the end of the "
+            "game).\n") in after
+    assert not any(w.upper() in after.split("The captain meant")[1].split("\n")[0] for w in targets)
+    assert "ure: " in after and "Most dangerous: " in after
+    assert "--explain" not in err
 
 
 def test_a_human_captain_sees_the_board_once_per_turn():
@@ -270,3 +306,21 @@ def test_a_human_captain_sees_the_board_once_per_turn():
     before_prompt = out.split("red captain, your hint> ")[0]
     word = dealt_board(1).words[0].upper()
     assert before_prompt.count(word) == 1 and "(captain's view)" in before_prompt
+
+
+def test_a_human_captain_loads_the_rules_before_the_key_is_shown(monkeypatch):
+    # Issue 40: in hot seat the first hint's check loaded the lemma lists (about 1.6 s) with the
+    # key still on screen, before the screen was cleared for the agents.
+    import models.hints
+
+    order: list[str] = []
+    real = models.hints.lemmas
+    monkeypatch.setattr(models.hints, "lemmas", lambda word: order.append("rules") or real(word))
+
+    class Watched(FakeTerminal):
+        def show(self, game, captain):
+            order.append("key" if captain else "agents' view")
+
+    game = human_game(Watched("zebra 1"))
+    game.teams[RED].captain.give_hint(game)
+    assert order.index("rules") < order.index("key")

@@ -562,9 +562,25 @@ def test_the_choice_names_the_reader_families_that_agree():
     assert choice.readers and all(isinstance(name, str) for name, _ in choice.readers)
 
 
-def test_explain_names_the_readers_that_agree():
-    from renderer import Renderer
+def test_explain_says_in_plain_words_which_cards_how_sure_and_the_danger():
+    # Issue 40: --explain read like internals ("readers agreeing: mixed", scores like counts).
+    from renderer import explanation
 
     choice = HintChoice(Hint("ocean", 2), ("whale", "ship"), (0.9, 0.8), ("shark", 0.3),
+                        runners_up=(("sea", 3, 3.0), ("water", 1, 1.0)),
                         readers=(("mixed", True), ("corpus", True), ("sbert", False)))
-    assert "readers agreeing: mixed, corpus; not: sbert" in Renderer.explanation(choice)
+    assert explanation(choice, board()).splitlines() == [
+        "    It means WHALE, SHIP.",
+        "    Fairly sure: books and associations together, word use in books put these cards above "
+        "every other card; SBERT's sentence meaning not.",
+        "    Most dangerous: SHARK, the assassin: the hint points to it far less than to SHIP.",
+        "    It also thought of SEA for 3, WATER for 1."]
+    alone = replace(choice, readers=(), danger=("cloud", 0.75), runners_up=())
+    assert explanation(alone, board()).splitlines()[1:] == [
+        "    Fairly sure: another card comes close.",
+        "    Most dangerous: CLOUD, a bystander: the hint points to it almost as much as to SHIP."]
+    secret = explanation(choice, board(), withheld={"ship", "shark"}, meaning=False)
+    assert "SHIP" not in secret and "SHARK" not in secret and "a card still face down" in secret
+    one = replace(choice, readers=(("sbert", True),))
+    assert ("Sure: the reader it checks (SBERT's sentence meaning) puts these cards above every other "
+            "card.") in explanation(one)

@@ -195,6 +195,9 @@ def bad_requests() -> dict[str, tuple[str, str]]:
         "board not a list": (json.dumps({**good, "board": "whale ship"}), "'board' must be a list"),
         "a word not a string": (json.dumps({**guess, "board": [1] + words[1:]}), "non-empty string"),
         "an empty word": (json.dumps({**guess, "board": ["  "] + words[1:]}), "non-empty string"),
+        "an emoji word": (json.dumps({**guess, "board": ["\U0001f40d"] + words[1:]}),
+                          "'board'[0]: '\U0001f40d' is not a card word"),
+        "a word with digits": (json.dumps({**good, "board": words[:24] + ["r2d2"]}), "not a card word"),
         "revealed as 0/1": (json.dumps({**guess, "revealed": [0] * 25}), "true or false"),
         "unknown colour": (json.dumps({**good, "key": ["green"] + key[1:]}), "'key'[0]"),
         "no own cards on the key": (json.dumps({**good, "key": no_red}), "the key has no red cards"),
@@ -372,7 +375,7 @@ def test_a_team_alone_asks_for_more_cards_as_a_miss_costs_it_nothing():
     # "ocean" reads three red and three blue cards alike. Racing blue, a blue card costs a turn
     # and brings blue nearer its win, so the captain asks for one; alone (single-team mode, as
     # in the Codenames AI Competition) a miss only ends the turn, so it asks for three.
-    words = [*SEA[:3], "sand", "coral", "reef", *(f"card{i}" for i in range(19))]
+    words = [*SEA[:3], "sand", "coral", "reef", *(f"card{letter}" for letter in "abcdefghijklmnopqrs")]
     matrix = np.full((1, len(words)), 0.05, dtype=np.float32)
     matrix[0, :6] = 0.9
     engine = Engine(AI(Weights("hand-made", ("ocean",), tuple(words), matrix)))
@@ -402,3 +405,21 @@ def test_hostile_json_gets_an_error_reply_in_process(case):
     assert serve(engine, [DEEP[case], '{"op": "ping"}'], out) == 2
     first, second = out.getvalue().splitlines()
     assert json.loads(first)["ok"] is False and json.loads(second) == {"ok": True}
+
+
+@pytest.mark.parametrize("word", ["\U0001f40d", "r2d2", "ocean!", "1st", "ice cream", "o'clock", "caf\u00e9",
+                                  "jack-in-the-box"])
+def test_serve_and_the_companion_take_the_same_card_words(word):
+    # Issue 40: serve took an emoji as a board word while the companion refused it.
+    import companion
+    import protocol
+
+    words = [w for w in board_words() if w != word][:24] + [word]
+    try:
+        protocol.board_words({"board": words})
+        served = None
+    except protocol.RequestError as problem:
+        served = str(problem)
+    table = companion.words_problem(words)
+    assert (served is None) == (table is None)
+    assert served is None or served.endswith(table)

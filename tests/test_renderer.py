@@ -9,7 +9,7 @@ from helpers import ScriptedAgent, ScriptedCaptain
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
 from model import Hint, HintChoice
-from players import Game, HintGiven, Team
+from players import AICaptain, Game, HintGiven, Team
 from renderer import Renderer, use_color
 
 WORDS = ["ocean", "piano", "bank", "fire", "day", "crane", "bat", "iron", "star", "nail"]
@@ -146,7 +146,10 @@ def test_game_over_shows_the_whole_key_and_the_winner():
         "[R] OCEAN (R) PIANO (B) BANK  (B) FIRE  (N) DAY  \n"
         "(N) CRANE (R) BAT   (B) IRON  (N) STAR  [A] NAIL \n"
         "\n"
-        "*** BLUE wins: red turned over the assassin. ***\n")
+        "*** BLUE wins: red turned over the assassin. ***\n"
+        "\n"
+        "The hints, and what they meant:\n"
+        "  RED WATER 2: turned over OCEAN, NAIL\n")
 
 
 @pytest.mark.parametrize("explain", [False, True])
@@ -159,10 +162,75 @@ def test_explain_shows_the_ai_reasons(explain):
     renderer.on_event(HintGiven(RED, choice.hint, choice), game)
     text = out.getvalue()
     assert text.startswith("RED captain: WATER 2   (3 guesses)\n")
-    reasons = ("    targets: OCEAN 0.91, PIANO 0.50\n"
-               "    most dangerous other card: BANK 0.33\n"
-               "    runners-up: SEA 1 (1.25)\n")
+    reasons = ("    It means OCEAN, PIANO.\n"
+               "    Sure: no other card comes close.\n"
+               "    Most dangerous: BANK, a blue agent: the hint points to it less than to PIANO.\n"
+               "    It also thought of SEA for 1.\n")
     if explain:
         assert text.endswith(reasons)
     else:
         assert text.count("\n") == 1
+
+
+class Meaning:
+    """An AI captain's model that gives one hint and says what it meant."""
+
+    def __init__(self, choice: HintChoice):
+        self.choice = choice
+
+    def give_hint(self, board, team, given):
+        return self.choice
+
+    def observe(self, hint, face_down, guesses):
+        pass
+
+
+MEANT = HintChoice(Hint("water", 2), ("ocean", "piano"), (0.91, 0.5), ("bank", 0.33), (("sea", 1, 1.25),))
+
+
+def ai_game(renderer: Renderer, red_words=("ocean", "bank")) -> Game:
+    game = scripted_game(renderer, red_words=red_words)
+    game.teams[RED] = Team(RED, AICaptain(Meaning(MEANT)), game.teams[RED].agent)
+    return game
+
+
+@pytest.mark.parametrize("explain", [False, True])
+def test_a_person_guessing_learns_what_the_captain_meant_after_the_turn_never_before(explain):
+    # Issue 40: the AI never said what it meant. While a person guesses, what it meant waits for
+    # the end of the turn, and a card still face down is counted, not named, until the game ends.
+    out = io.StringIO()
+    renderer = Renderer(out, color=False, explain=explain, secret=True)
+    game = ai_game(renderer)
+    game.play_turn()
+    text = out.getvalue()
+    before, after = text.split("RED turns over [B] BANK - the other team's agent\n")
+    assert "PIANO" not in text and "means" not in before and "meant" not in before
+    meant = "The captain meant: OCEAN, 1 card still face down (named at the end of the game).\n"
+    assert after.startswith(meant)
+    if explain:
+        assert after[len(meant):] == (
+            "    Sure: no other card comes close.\n"
+            "    Most dangerous: BANK, a blue agent: the hint points to it less than to the weakest "
+            "card it means.\n"
+            "    It also thought of SEA for 1.\n")
+    else:
+        assert after == meant
+
+
+def test_a_spectator_hears_what_the_captain_meant_naming_every_card():
+    renderer, out = plain()
+    ai_game(renderer).play_turn()
+    assert out.getvalue().endswith("The captain meant: OCEAN, PIANO.\n")
+
+
+def test_the_game_ends_with_every_hint_and_what_it_meant():
+    out = io.StringIO()
+    renderer = Renderer(out, color=False, secret=True)
+    game = ai_game(renderer, red_words=("ocean", "nail"))
+    game.play_turn()
+    text = out.getvalue()
+    assert text.endswith("*** BLUE wins: red turned over the assassin. ***\n"
+                         "\n"
+                         "The hints, and what they meant:\n"
+                         "  RED WATER 2: meant OCEAN, PIANO; turned over OCEAN, NAIL\n")
+    assert "The captain meant" not in text          # the recap says it, once

@@ -18,6 +18,7 @@ from players import (
     Passed,
     RuleError,
     Team,
+    TurnEnded,
     TurnStarted,
 )
 
@@ -107,7 +108,8 @@ def test_opponent_card_ends_the_turn_and_counts_for_them():
     assert revealed(game) == ["lemon"]
     assert game.board.remaining(BLUE) == 7 and game.board.remaining(RED) == 9
     assert game.team is BLUE
-    assert game.events[-1] == Guessed(RED, "lemon", BLUE, Outcome.OPPONENT)
+    assert game.events[-2:] == [Guessed(RED, "lemon", BLUE, Outcome.OPPONENT),
+                                TurnEnded(RED, Hint("fruit", 3))]
 
 
 def test_an_ai_captain_tells_its_model_what_its_agent_turned_over():
@@ -131,6 +133,25 @@ def test_an_ai_captain_tells_its_model_what_its_agent_turned_over():
     assert model.observed == []
     game.play_turn()   # red again: first told what its agent did with "fruit", before blue played
     assert model.observed == [("fruit", 25, ["apple", "lemon"])]
+
+
+def test_each_turn_ends_with_what_an_ai_captain_meant_and_the_log_keeps_it():
+    # Issue 40: the guesser could not learn which cards the AI captain had in mind.
+    class Meaning:
+        def give_hint(self, board, team, given):
+            return HintChoice(Hint("fruit", 2), ("apple", "lemon"), (0.9, 0.8), ("candle", 0.3))
+
+        def observe(self, hint, face_down, guesses):
+            pass
+
+    game = game_with([], ["apple", "candle"], [Hint("kitchen", 1)], ["kettle", "saddle"])
+    game.teams[RED] = Team(RED, AICaptain(Meaning()), game.teams[RED].agent)
+    game.play_turn()
+    ended, over = game.events[-2:]
+    assert ended == TurnEnded(RED, Hint("fruit", 2), game.history[0].choice)
+    assert ended.choice.targets == ("apple", "lemon")
+    assert over == GameOver(BLUE, game.reason)              # the turn's end is told before the game's
+    assert game.record()["turns"][0]["targets"] == ["apple", "lemon"]
 
 
 def test_assassin_loses_at_once():
@@ -164,15 +185,15 @@ def test_zero_and_unlimited_have_no_cap(count):
     game = game_with([Hint("thing", count)], RED_WORDS[:7] + [None])
     game.play_turn()
     assert revealed(game) == RED_WORDS[:7]
-    assert isinstance(game.events[-1], Passed) and game.team is BLUE
+    assert isinstance(game.events[-2], Passed) and game.team is BLUE
 
 
 def test_voluntary_pass_after_one_guess():
     game = game_with([Hint("thing", 3)], ["apple", None])
     game.play_turn()
     assert revealed(game) == ["apple"]
-    assert game.events[-1] == Passed(RED) and game.team is BLUE
-    assert [type(e) for e in game.events] == [TurnStarted, HintGiven, Guessed, Passed]
+    assert game.events[-2] == Passed(RED) and game.team is BLUE
+    assert [type(e) for e in game.events] == [TurnStarted, HintGiven, Guessed, Passed, TurnEnded]
 
 
 def test_pass_before_any_guess_is_refused_by_the_engine():
@@ -235,7 +256,7 @@ def test_play_alternates_teams_until_someone_wins():
     assert [t.team for t in game.history] == [RED, BLUE, RED, BLUE, RED]
     record = game.record()
     assert record["winner"] == "red" and record["assassin"] is False
-    assert record["turns"][0] == {"team": "red", "hint": ["one", 2],
+    assert record["turns"][0] == {"team": "red", "hint": ["one", 2], "targets": None,   # a person's hint
                                   "guesses": [["apple", "own"], ["bridge", "own"], ["saddle", "neutral"]]}
     assert record["turns"][-1]["hint"] == ["three", 0]
 
