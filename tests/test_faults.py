@@ -208,8 +208,8 @@ def check_killed_rebuilds(tmp_path: Path, sig: int, delays: list[float]) -> set[
         fate = kill_a_rebuild(path, sig, delay)
         state = loaded_state(path)
         seen.add((fate, state))
-        if fate == "killed":
-            assert state in ("old", "none")
+        if fate == "killed":   # killed after its rename, a writer leaves the new matrix whole
+            assert state in ("old", "none", "new")
         if sig == signal.SIGINT:                  # an interrupted save cleans up after itself
             assert not list(path.parent.glob("*.tmp"))
         save_matrix(path, OLD, META)              # and a later save works, leftovers or not
