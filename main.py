@@ -13,6 +13,7 @@ import numpy as np
 
 import bench
 import companion
+import download
 import duet
 import protocol
 from board import BLUE, RED, TEAMS, Board, Color, game_rngs
@@ -49,11 +50,11 @@ EPILOG = """examples:
   python main.py --red ai:human --blue ai:ai   the AI gives you hints
   python main.py --red ai:ai --blue ai:ai --seed 1   watch the AI play itself
 
-commands: python main.py bench|serve|companion|duet --help"""
+commands: python main.py bench|serve|companion|duet|datasets --help"""
 
 
 # The other commands: each module adds its flags to its subcommand and runs it.
-COMMANDS = {"bench": bench, "serve": protocol, "companion": companion, "duet": duet}
+COMMANDS = {"bench": bench, "serve": protocol, "companion": companion, "duet": duet, "datasets": download}
 
 
 def parser() -> argparse.ArgumentParser:
@@ -192,6 +193,8 @@ def play(args: argparse.Namespace) -> int:
     if level is None and "ai:ai" in kinds.values():
         level = ask_level() if prompted and people else DEFAULT_LEVEL
     needs_ai = any(k != "auto" and "ai" in k.split(":") for k in kinds.values())
+    if needs_ai:
+        download.offer(args.sources)   # once, in a terminal, when there is no dataset yet
     try:
         # An AI captain guessed for by a person checks its hints against every matrix.
         unknown_agents = any(k == "ai:human" for k in kinds.values())
