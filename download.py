@@ -172,9 +172,11 @@ disk; some 15 minutes, pausing between files as Gutenberg asks, then a {build}-m
 Download them now? (later: python main.py datasets download) [y/N]> """
 
 
-def offer(sources: Path, declined: Path = DECLINED_PATH, ask: Callable[[str], str] = input) -> None:
+def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str] | None = None) -> None:
     """Before a game in a terminal with no dataset in `sources`: ask once whether to download
-    them. A "no" is remembered in `declined`; a run that is not interactive is never asked."""
+    them. A "no" is remembered in `declined` (default data/datasets_declined); a run that is not
+    interactive is never asked."""
+    declined, ask = declined or DECLINED_PATH, ask or input
     if not interactive() or declined.exists() or any(s.files(sources) for s in SOURCES.values()):
         return
     try:

@@ -388,3 +388,16 @@ def test_a_game_without_a_terminal_never_asks(tmp_path):
                              "--seed", "1", "--no-log", "--sources", str(tmp_path / "none")],
                             capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert result.returncode == 0 and "Download them" not in result.stdout + result.stderr
+
+
+def test_the_first_game_in_a_terminal_asks_once(tmp_path, monkeypatch, capsys):
+    import main
+
+    monkeypatch.setattr(download, "interactive", lambda: True)
+    monkeypatch.setattr(download, "DECLINED_PATH", tmp_path / "declined")
+    questions = []
+    monkeypatch.setattr("builtins.input", lambda question: questions.append(question) or "no")
+    args = ["--red", "ai:ai", "--blue", "auto", "--seed", "1", "--no-log", "--sources", str(tmp_path)]
+    assert main.main(args) == 0 and main.main(args) == 0
+    assert len(questions) == 1 and "Download them now?" in questions[0]
+    assert (tmp_path / "declined").exists() and "wins" in capsys.readouterr().out
