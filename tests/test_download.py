@@ -5,19 +5,16 @@ and no server at all. Then the status, the help and the game's offer."""
 
 from __future__ import annotations
 
-import contextlib
 import gzip
-import http.server
+import os
 import socket
 import subprocess
 import sys
-import threading
-import time
-import urllib.parse
 from pathlib import Path
 
 import pytest
 from helpers import ROOT
+from publisher import Publisher, served, serving, shared_books
 
 import download
 from initializers import fetch
@@ -27,97 +24,13 @@ from initializers.readers import read_corpus, read_usf
 BOOKS = (46, 59679, 31287, 29994)   # A Christmas Carol and three short stories
 
 
-def shared_books(shared: Path) -> dict[int, Path]:
-    """The shared corpus's files by EBook number, from the book list of its README."""
-    found = {}
-    for line in (shared / "README.md").read_text(encoding="utf-8").splitlines():
-        if line.startswith("| `") and ".txt.gz` |" in line:
-            cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-            found[int(cells[3])] = shared / "corpus" / "gutenberg" / cells[0].strip("`")
-    return found
-
-
-def served(shared: Path, books=BOOKS) -> dict[str, bytes]:
-    """URL path → the bytes the publisher serves there (USF, EAT, the Duet record, `books`)."""
-    files = {}
-    for name in ("usf", "eat", "human_duet"):
-        for remote in fetch.datasets()[name].files:
-            files[urllib.parse.urlsplit(remote.url).path] = (shared / remote.path).read_bytes()
-    by_number = shared_books(shared)
-    for n in books:
-        files[urllib.parse.urlsplit(fetch.book(n).url).path] = gzip.decompress(by_number[n].read_bytes())
-    return files
-
-
-class Publisher(http.server.ThreadingHTTPServer):
-    """The publishers on 127.0.0.1: `faults[path]` lists what goes wrong with the next requests
-    of a path ('drop', 'drop-unsized', 'corrupt', '404', 'slow'); `requests` records each request
-    line's target and User-Agent."""
-
-    daemon_threads = True
-
-    def __init__(self, files: dict[str, bytes]):
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.files, self.faults, self.requests = files, {}, []
-        self.slow = 2.0
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-    def asked(self, path_part: str) -> int:
-        return sum(path_part in target for target, _ in self.requests)
-
-
-class Handler(http.server.BaseHTTPRequestHandler):
-    server: Publisher
-
-    def do_GET(self) -> None:
-        path = urllib.parse.urlsplit(self.path).path   # a proxy is asked for the whole URL
-        self.server.requests.append((self.path, self.headers.get("User-Agent")))
-        faults = self.server.faults.get(path) or []
-        fault = faults.pop(0) if faults else None
-        data = self.server.files.get(path)
-        if fault == "slow":
-            time.sleep(self.server.slow)
-        if data is None or fault == "404":
-            self.send_error(404)
-            return
-        if fault == "corrupt":
-            middle = len(data) // 2
-            data = data[:middle] + bytes([data[middle] ^ 0x20]) + data[middle + 1:]
-        self.send_response(200)
-        self.send_header("Content-Type", "application/octet-stream")
-        if fault != "drop-unsized":
-            self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        if fault in ("drop", "drop-unsized"):
-            self.wfile.write(data[:len(data) // 2])
-            self.wfile.flush()
-            self.close_connection = True
-            self.connection.shutdown(socket.SHUT_RDWR)
-            return
-        self.wfile.write(data)
-
-    def handle(self) -> None:
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):   # the client gave up
-            super().handle()
-
-    def log_message(self, *args) -> None:
-        pass
-
-
 @pytest.fixture
 def publisher(shared_datasets, monkeypatch):
     for variable in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
                      "no_proxy", "NO_PROXY", fetch.BASE_URL_VARIABLE):
         monkeypatch.delenv(variable, raising=False)
-    server = Publisher(served(shared_datasets))
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with serving(served(shared_datasets, BOOKS)) as server:
+        yield server
 
 
 def get(server: Publisher, sources: Path, names=("usf", "eat", "corpus"), **options) -> fetch.Download:
@@ -272,8 +185,7 @@ def test_no_network_one_line_naming_the_url_exit_1_nothing_removed(tmp_path, mon
 
 
 def fetch_env() -> dict[str, str]:
-    import os
-
+    """This environment without its proxies (a request to 127.0.0.1 must not go through one)."""
     return {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
 
 
