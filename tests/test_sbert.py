@@ -122,11 +122,12 @@ def test_new_board_words_and_new_hints_are_one_encode_away(tmp_path, count_encod
 # --- the shipped embeddings -------------------------------------------------------------
 
 
-def ship_tiny(folder: Path, vectors: np.ndarray) -> Path:
-    """Shipped embeddings of TINY_HINTS + TINY_WORDS, as `ship_vectors` writes the real ones."""
+def ship_tiny(folder: Path, vectors: np.ndarray, **made_with) -> Path:
+    """Shipped embeddings of TINY_HINTS + TINY_WORDS, as `ship_vectors` writes the real ones
+    (`made_with`: the model's identity they record; none here, so they are checked by encoding)."""
     path = folder / "shipped.npy"
     meta = initializers.sbert._shipped_meta(TINY_HINTS, TINY_WORDS, initializers.sbert.DEFAULT_SBERT_MODEL)
-    save_matrix(path, vectors, meta)
+    save_matrix(path, vectors, {**meta, **made_with})
     return path
 
 
@@ -150,6 +151,24 @@ def test_shipped_embeddings_the_installed_model_does_not_reproduce_are_not_used(
     w = tiny(tmp_path / "fresh")
     assert count_encodes == [11, 11] and w.matrix.shape == (5, 6)
     assert "do not match the installed model" in capsys.readouterr().err
+
+
+def test_shipped_embeddings_of_the_same_model_file_and_libraries_are_taken_without_torch(
+        tmp_path, count_encodes, monkeypatch):
+    tiny(tmp_path / "encoded")
+    vectors = np.load(tmp_path / "encoded" / "sbert.npy")
+    identity = initializers.sbert._model_identity()
+    monkeypatch.setattr(initializers.sbert, "SHIPPED_PATH", ship_tiny(tmp_path, vectors, made_with=identity))
+
+    def no_model(model=None):
+        raise AssertionError("the model was loaded")
+    monkeypatch.setattr(initializers.sbert, "load_sbert", no_model)
+    assert identity["model.safetensors"] and tiny(tmp_path / "fresh").matrix.shape == (5, 6)
+    other = {**identity, "transformers": "0.0.1"}   # another library version: encoded again to check
+    monkeypatch.setattr(initializers.sbert, "SHIPPED_PATH", ship_tiny(tmp_path, vectors, made_with=other))
+    with pytest.raises(AssertionError, match="the model was loaded"):
+        tiny(tmp_path / "checked")
+    assert count_encodes == [11]
 
 
 def test_shipped_embeddings_for_other_words_are_quietly_passed_by(tmp_path, count_encodes, monkeypatch,
