@@ -60,20 +60,23 @@ def to_first_hint(clone: Path, extra: list[str] = (), python: list[str] = (), ti
     env = {**os.environ, "NO_COLOR": "1"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, *python, *GAME, *extra], cwd=clone, env=env,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
     seconds = None
-    try:
-        for line in process.stdout:
-            if HINT_LINE.match(line):
-                seconds = time.perf_counter() - start
-                break
-            if time.perf_counter() - start > timeout:
-                break
-    finally:
-        process.kill()
-        _, err = process.communicate()
+    with tempfile.TemporaryFile("w+") as stderr:   # a file: a full pipe would stall the game
+        process = subprocess.Popen([sys.executable, *python, *GAME, *extra], cwd=clone, env=env,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr,
+                                   text=True)
+        try:
+            for line in process.stdout:
+                if HINT_LINE.match(line):
+                    seconds = time.perf_counter() - start
+                    break
+                if time.perf_counter() - start > timeout:
+                    break
+        finally:
+            process.kill()
+            process.communicate()
+        stderr.seek(0)
+        err = stderr.read()
     if seconds is None:
         raise RuntimeError(f"no hint from the game: {err[-2000:]}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
