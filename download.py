@@ -25,7 +25,7 @@ from initializers.fetch import (
     datasets,
     download,
 )
-from initializers.sources import SOURCES
+from initializers.sources import SOURCES, download_command
 
 DECLINED_PATH = DATA_DIR / "datasets_declined"   # a "no" to the game's offer (git-ignored)
 BUILD_MINUTES = 6   # the first game after a download builds the caches (reports/timings.md)
@@ -142,13 +142,13 @@ def status(sources: Path, files: bool = False, out: Callable[[str], None] = prin
         size = sum(path.stat().st_size for _, path, _ in present)
         unit = "books" if d.name == "corpus" else "files"
         if not present:
-            line = f"missing: python main.py datasets download {d.name}"
+            line = f"missing: {download_command(sources, d.name)}"
         else:
             check = "SHA-256 as recorded" if all(r.sha256 for r in d.files) else "content checked"
             line = (f"{len(present)} of {len(d.files)} {unit}, {size / 1e6:.1f} MB; {sound} sound "
                     f"({check})")
             if sound < len(present):
-                line += f", {len(present) - sound} corrupt: python main.py datasets download {d.name}"
+                line += f", {len(present) - sound} corrupt: {download_command(sources, d.name)}"
         ours = {path for _, path, _ in present}
         others = [p for p in SOURCES[d.name].files(sources) if p not in ours] if d.name in SOURCES else []
         if others:

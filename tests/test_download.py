@@ -225,7 +225,7 @@ def test_status_says_what_is_there(publisher, tmp_path, capsys):
     assert download.main(["status", "--sources", str(tmp_path), "--files"]) == 0
     out = capsys.readouterr().out
     assert "usf: 8 of 8 files" in out and "7 sound" in out and "1 corrupt" in out
-    assert "eat: missing: python main.py datasets download eat" in out
+    assert f"eat: missing: python main.py datasets download eat --sources {tmp_path}" in out
     assert f"corpus: {len(BOOKS)} of 359 books" in out and "1 other file the AI reads" in out
     assert "adds: the association matrix" in out
     assert "sha256 " + fetch.USF_SHA256["A-B"] in out
