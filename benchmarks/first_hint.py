@@ -27,7 +27,6 @@ import argparse
 import io
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -39,6 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+
+from startup import launch_until  # noqa: E402
 
 HINT_LINE = re.compile(r"^(RED|BLUE) captain: [A-Z]+ (\d|unlimited)")
 GAME = ["main.py", "--red", "ai:ai", "--blue", "ai:ai", "--seed", "1", "--no-log"]
@@ -57,30 +58,10 @@ def to_first_hint(clone: Path, extra: list[str] = (), python: list[str] = (), ti
                   ) -> tuple[float, float, str]:
     """Seconds from launching the game in `clone` to its first hint on stdout, the CPU seconds it
     used by then (steadier than the wall time on a shared machine), and its stderr."""
-    env = {**os.environ, "NO_COLOR": "1"}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    seconds = None
-    with tempfile.TemporaryFile("w+") as stderr:   # a file: a full pipe would stall the game
-        process = subprocess.Popen([sys.executable, *python, *GAME, *extra], cwd=clone, env=env,
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr,
-                                   text=True)
-        try:
-            for line in process.stdout:
-                if HINT_LINE.match(line):
-                    seconds = time.perf_counter() - start
-                    break
-                if time.perf_counter() - start > timeout:
-                    break
-        finally:
-            process.kill()
-            process.communicate()
-        stderr.seek(0)
-        err = stderr.read()
+    seconds, cpu, err = launch_until([sys.executable, *python, *GAME, *extra], clone, HINT_LINE, timeout)
     if seconds is None:
         raise RuntimeError(f"no hint from the game: {err[-2000:]}")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return seconds, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, err
+    return seconds, cpu, err
 
 
 def heavy_imports(clone: Path) -> list[str]:
