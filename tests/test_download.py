@@ -313,3 +313,18 @@ def test_the_first_game_in_a_terminal_asks_once(tmp_path, monkeypatch, capsys):
     assert main.main(args) == 0 and main.main(args) == 0
     assert len(questions) == 1 and "Download them now?" in questions[0]
     assert (tmp_path / "declined").exists() and "wins" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_every_book_comes_and_reads_as_the_shared_copy(shared_datasets, tmp_path, monkeypatch):
+    """All 368 files from the local publisher: the corpus the readers make of them is the shared one."""
+    for variable in ("http_proxy", "HTTP_PROXY", fetch.BASE_URL_VARIABLE):
+        monkeypatch.delenv(variable, raising=False)
+    with serving(served(shared_datasets, fetch.gutenberg_books())) as server:
+        done = fetch.download(["usf", "eat", "corpus"], tmp_path, base_url=server.url, pause=0.0)
+    assert not done.failed and len(done.fetched) == 8 + 1 + 359
+
+    def words(sources: Path) -> int:
+        files = Catalog((), (), sources=sources).files("corpus")
+        return sum(len(text.split()) for text in read_corpus(files))
+    assert words(tmp_path) == words(shared_datasets) == 15_044_427   # ../shared/datasets/README.md
