@@ -127,7 +127,7 @@ def fetch(names: Sequence[str], sources: Path, **options) -> int:
         warn("datasets: run the same command again to fetch what failed.")
         return 1
     if done.fetched or done.replaced:
-        warn(f"datasets: the next game builds the AI's caches from them (about {BUILD_MINUTES} minutes "
+        warn(f"datasets: the first game with them builds the AI's caches (about {BUILD_MINUTES} minutes "
              "on 2 cores, once).")
     return 0
 
