@@ -127,16 +127,46 @@ def board_words() -> tuple[str, ...]:
 
 
 @functools.cache
+def lemmatizer():
+    """The lemminflect module, imported without its spaCy hook.
+
+    lemminflect's `__init__` imports spaCy, when it is installed (the development requirements
+    pull it in), only to register token extensions this project never uses; spaCy imports torch.
+    That was 1.6 s of every start of the game. spaCy is hidden while lemminflect loads.
+    """
+    if "lemminflect" not in sys.modules and "spacy" not in sys.modules:
+        finder = _Hidden("spacy")
+        sys.meta_path.insert(0, finder)
+        try:
+            import lemminflect
+        finally:
+            sys.meta_path.remove(finder)
+    import lemminflect
+
+    return lemminflect
+
+
+class _Hidden:
+    """A meta-path finder under which a package cannot be imported (as if it were not installed)."""
+
+    def __init__(self, package: str):
+        self.package = package
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name == self.package or name.startswith(f"{self.package}."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+
+@functools.cache
 def lemmas(word: str) -> frozenset[str]:
     """Every lemma lemminflect knows for a word, over all parts of speech.
 
     A word that lemminflect does not know is its own lemma, so comparing lemma
     sets never fails.
     """
-    from lemminflect import getAllLemmas, getAllLemmasOOV
-
+    lemminflect = lemmatizer()
     word = normalise(word)
-    found = getAllLemmas(word) or getAllLemmasOOV(word, upos="NOUN")
+    found = lemminflect.getAllLemmas(word) or lemminflect.getAllLemmasOOV(word, upos="NOUN")
     return frozenset({word} | {lemma.lower() for forms in found.values() for lemma in forms})
 
 
@@ -151,11 +181,9 @@ def lemma_of(word: str) -> str:
     The hint vocabulary, the corpus and the association norms all go through this
     function, so that a hint, a corpus token and a board word meet on one spelling.
     """
-    from lemminflect import getAllLemmas
-
     if " " in word:  # "pink panther": a multi-word entry is its own lemma
         return word
-    found = getAllLemmas(word)
+    found = lemmatizer().getAllLemmas(word)
     if _is_lemma(word, found):
         return word
     return next((found[tag][0] for tag in CONTENT_TAGS if tag in found), word)

@@ -38,7 +38,7 @@ from initializers.recipe import (
     parts_of,
 )
 from initializers.sbert import SBERT_TEMPLATES, load_sbert, sbert_weights
-from initializers.sources import SOURCES, MissingSource
+from initializers.sources import SOURCES, MissingSource, download_command
 from model import Weights
 
 __all__ = [
@@ -144,7 +144,8 @@ def missing_notice(catalog: Catalog, name: str) -> list[str]:
         return catalog.report_missing(name)
     if folders := catalog.missing_sources(name):
         return [f"The AI plays on SBERT alone: {', '.join(f'{f}/' for f in folders)} in "
-                f"{catalog.sources}/ would make it stronger (README: Adding datasets)."]
+                f"{catalog.sources}/ would make it stronger: {download_command(catalog.sources)} "
+                "fetches them (README: Adding datasets)."]
     return []
 
 

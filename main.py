@@ -13,6 +13,7 @@ import numpy as np
 
 import bench
 import companion
+import download
 import duet
 import protocol
 from board import BLUE, RED, TEAMS, Board, Color, game_rngs
@@ -49,11 +50,11 @@ EPILOG = """examples:
   python main.py --red ai:human --blue ai:ai   the AI gives you hints
   python main.py --red ai:ai --blue ai:ai --seed 1   watch the AI play itself
 
-commands: python main.py bench|serve|companion|duet --help"""
+commands: python main.py bench|serve|companion|duet|datasets --help"""
 
 
 # The other commands: each module adds its flags to its subcommand and runs it.
-COMMANDS = {"bench": bench, "serve": protocol, "companion": companion, "duet": duet}
+COMMANDS = {"bench": bench, "serve": protocol, "companion": companion, "duet": duet, "datasets": download}
 
 
 def parser() -> argparse.ArgumentParser:
@@ -203,6 +204,8 @@ def play(args: argparse.Namespace) -> int:
     elif level is not None and "ai:ai" not in kinds.values():
         warn(f"--level {level} is not used: it sets how ai:ai teams play, and no team is ai:ai")
     needs_ai = any(k != "auto" and "ai" in k.split(":") for k in kinds.values())
+    if needs_ai:
+        download.offer(args.sources)   # once, in a terminal, when there is no dataset yet
     try:
         # An AI captain guessed for by a person checks its hints against every matrix, and the
         # model of people that reads a person's hints (or plans for a person) reads them all.

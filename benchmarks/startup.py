@@ -49,28 +49,40 @@ GRID_LINE = re.compile(r"^([\[(][RBNA ][\])] \S+ *){5}$")
 def launch_to_first_board(seed: int, timeout: float = 120.0) -> tuple[float, float]:
     """Seconds from starting main.py (AI vs AI) to the first grid line on its stdout,
     and the CPU seconds the process had used when it was stopped there."""
-    env = {**os.environ, "NO_COLOR": "1"}
     command = [sys.executable, str(ROOT / "main.py"), "--red", "ai:ai", "--blue", "ai:ai",
                "--seed", str(seed), "--no-log"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    seconds = None
-    try:
-        for line in process.stdout:
-            if GRID_LINE.match(line.rstrip("\n")):
-                seconds = time.perf_counter() - start
-                break
-            if time.perf_counter() - start > timeout:
-                break
-    finally:
-        process.kill()
-        process.wait()
+    seconds, cpu, _ = launch_until(command, ROOT, GRID_LINE, timeout)
     if seconds is None:
         raise RuntimeError("main.py ended or stalled without drawing a board")
+    return seconds, cpu
+
+
+def launch_until(command: list[str], cwd: Path, wanted: re.Pattern, timeout: float = 120.0
+                 ) -> tuple[float | None, float, str]:
+    """Run `command` (without colour) until a line of its stdout matches `wanted`: the seconds
+    that took (None if it ended or stalled first), the CPU seconds it had used when it was
+    stopped there, and its stderr."""
+    env = {**os.environ, "NO_COLOR": "1"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    seconds = None
+    with tempfile.TemporaryFile("w+") as stderr:   # a file: a full pipe would stall the process
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=stderr, text=True)
+        try:
+            for line in process.stdout:
+                if wanted.match(line.rstrip("\n")):
+                    seconds = time.perf_counter() - start
+                    break
+                if time.perf_counter() - start > timeout:
+                    break
+        finally:
+            process.kill()
+            process.communicate()
+        stderr.seek(0)
+        err = stderr.read()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return seconds, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return seconds, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), err
 
 
 def measure_startup(runs: int) -> tuple[list[float], list[float]]:

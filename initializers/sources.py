@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from common import sha256_file
+from common import SOURCES_DIR, sha256_file
 
 # --- where the sources live -------------------------------------------------------------
 
@@ -32,8 +32,14 @@ class Source:
                       and p.suffix.lower() not in (".md", ".json", ".npy"))
 
     def missing(self, root: Path) -> str:
-        return (f"no {self.what} in {root / self.folder}/: download {self.download} "
-                f"and put the files in that folder")
+        return (f"no {self.what} in {root / self.folder}/: {download_command(root, self.name)} fetches "
+                f"it; or download {self.download} and put the files in that folder")
+
+
+def download_command(root: Path, *names: str) -> str:
+    """The command that downloads these sources into `root` (download.py)."""
+    where = "" if Path(root).resolve() == SOURCES_DIR.resolve() else f" --sources {root}"
+    return " ".join(("python main.py datasets download", *names)) + where
 
 
 SOURCES = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from common import CONTENT_TAGS, lemma_of
+from common import CONTENT_TAGS, lemma_of, lemmatizer
 
 
 def build_hint_words(size: int = 10_000, scan: int = 60_000, band: int = 30_000) -> list[str]:
@@ -18,7 +18,6 @@ def build_hint_words(size: int = 10_000, scan: int = 60_000, band: int = 30_000)
     common). lemminflect's dictionary holds no proper nouns, abbreviations or
     web junk, so those fall out with it.
     """
-    from lemminflect import getAllLemmas
     from stop_words import get_stop_words
     from wordfreq import top_n_list, word_frequency
 
@@ -28,7 +27,7 @@ def build_hint_words(size: int = 10_000, scan: int = 60_000, band: int = 30_000)
     for word in top_n_list("en", scan):
         if not (word.isascii() and word.isalpha()) or word in stop:
             continue  # a stop word's forms ("does") must not leak in as rare lemmas ("doe")
-        found = getAllLemmas(word)
+        found = lemmatizer().getAllLemmas(word)
         if not any(tag in found for tag in CONTENT_TAGS):
             continue
         lemma = lemma_of(word)
@@ -44,12 +43,11 @@ def _function_words() -> frozenset[str]:
     The stop-words list also holds card words ("fire", "line", "ring"); a stop word
     with a noun reading stays in the corpus unless it is an auxiliary ("will", "can").
     """
-    from lemminflect import getAllLemmas
     from stop_words import get_stop_words
 
     words = set()
     for word in get_stop_words("en"):
-        found = getAllLemmas(word)
+        found = lemmatizer().getAllLemmas(word)
         if "NOUN" not in found or "AUX" in found:
             words.add(word.replace("\u2019", "'"))
     return frozenset(words)

@@ -3,12 +3,18 @@
 Every .py file of the repository is parsed (not imported); an edge runs from a module to each
 project module it imports, at the top or inside a function. `benchmarks/` and `tests/` are
 scripts on their own folder's path, so they may import their siblings by bare name.
+Last, what a start of the game imports: not spaCy or torch.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIP = {".git", ".venv", "venv", "data", "reports", "__pycache__", "build"}
@@ -148,3 +154,19 @@ def test_the_project_has_no_import_cycle_and_no_dunder_import():
     graph, dunders = import_graph()
     assert cycles(graph) == []
     assert dunders == {}
+
+
+# --- what a start imports ----------------------------------------------------------------
+
+
+def test_lemmas_and_the_game_modules_import_neither_spacy_nor_torch():
+    """lemminflect's __init__ imports spaCy (and spaCy torch) when it is installed, as the
+    development requirements do: 1.6 s of every start. The game reads lemmas without them."""
+    if importlib.util.find_spec("spacy") is None:
+        pytest.skip("spaCy is not installed: nothing could pull it in")
+    script = ("import sys, common, main; common.lemmas('dogs'); common.lemma_of('ran');"
+              "print(sorted(m for m in ('spacy', 'torch') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

@@ -4,6 +4,7 @@ whose answer is known (hand-made, then SBERT-made)."""
 from __future__ import annotations
 
 import functools
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from helpers import ASSASSIN_WORD, BLUE_WORDS, KEY, NEUTRAL_WORDS, RED_WORDS, WO
 
 import initializers.sbert
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
+from common import board_words, hint_words, load_matrix, save_matrix, sha256_file, sidecar
 from model import Agent, CumsumCaptain, Hint, NoLegalHint, Weights, agent_plays, hint_problem
 from players import AICaptain, AutoTeam, Game, Team
 
@@ -115,6 +117,87 @@ def test_new_board_words_and_new_hints_are_one_encode_away(tmp_path, count_encod
     assert count_encodes == [11, 12]                   # the column did not rebuild the cache
     row = w.hint_row("marine", TINY_WORDS)             # a hint outside the vocabulary
     assert row.shape == (6,) and row[0] > row[1]       # OCEAN above PIANO
+
+
+# --- the shipped embeddings -------------------------------------------------------------
+
+
+def ship_tiny(folder: Path, vectors: np.ndarray, **made_with) -> Path:
+    """Shipped embeddings of TINY_HINTS + TINY_WORDS, as `ship_vectors` writes the real ones
+    (`made_with`: the model's identity they record; none here, so they are checked by encoding)."""
+    path = folder / "shipped.npy"
+    meta = initializers.sbert._shipped_meta(TINY_HINTS, TINY_WORDS, initializers.sbert.DEFAULT_SBERT_MODEL)
+    save_matrix(path, vectors, {**meta, **made_with})
+    return path
+
+
+def test_a_first_build_fills_the_cache_from_the_shipped_embeddings(tmp_path, count_encodes, monkeypatch):
+    encoded = tiny(tmp_path / "encoded")
+    vectors = np.load(tmp_path / "encoded" / "sbert.npy")
+    monkeypatch.setattr(initializers.sbert, "SHIPPED_PATH", ship_tiny(tmp_path, vectors))
+    shipped = tiny(tmp_path / "fresh")
+    assert count_encodes == [11]           # the first only: the second was filled from the shipped file
+    np.testing.assert_array_equal(shipped.matrix, encoded.matrix)
+    assert load_matrix(tmp_path / "fresh" / "sbert.npy", {"initializer": "sbert"}).dtype == np.float32
+    tiny(tmp_path / "rebuilt", rebuild=True)   # --rebuild sbert encodes, whatever is shipped
+    assert count_encodes == [11, 11]
+
+
+def test_shipped_embeddings_the_installed_model_does_not_reproduce_are_not_used(tmp_path, count_encodes,
+                                                                              monkeypatch, capsys):
+    tiny(tmp_path / "encoded")
+    vectors = np.load(tmp_path / "encoded" / "sbert.npy")
+    monkeypatch.setattr(initializers.sbert, "SHIPPED_PATH", ship_tiny(tmp_path, vectors[::-1]))
+    w = tiny(tmp_path / "fresh")
+    assert count_encodes == [11, 11] and w.matrix.shape == (5, 6)
+    assert "do not match the installed model" in capsys.readouterr().err
+
+
+def test_shipped_embeddings_of_the_same_model_file_and_libraries_are_taken_without_torch(
+        tmp_path, count_encodes, monkeypatch):
+    tiny(tmp_path / "encoded")
+    vectors = np.load(tmp_path / "encoded" / "sbert.npy")
+    identity = initializers.sbert._model_identity()
+    monkeypatch.setattr(initializers.sbert, "SHIPPED_PATH", ship_tiny(tmp_path, vectors, made_with=identity))
+
+    def no_model(model=None):
+        raise AssertionError("the model was loaded")
+    monkeypatch.setattr(initializers.sbert, "load_sbert", no_model)
+    assert identity["model.safetensors"] and tiny(tmp_path / "fresh").matrix.shape == (5, 6)
+    other = {**identity, "transformers": "0.0.1"}   # another library version: encoded again to check
+    monkeypatch.setattr(initializers.sbert, "SHIPPED_PATH", ship_tiny(tmp_path, vectors, made_with=other))
+    with pytest.raises(AssertionError, match="the model was loaded"):
+        tiny(tmp_path / "checked")
+    assert count_encodes == [11]
+
+
+def test_shipped_embeddings_for_other_words_are_quietly_passed_by(tmp_path, count_encodes, monkeypatch,
+                                                                capsys):
+    tiny(tmp_path / "encoded")
+    monkeypatch.setattr(initializers.sbert, "SHIPPED_PATH",
+                        ship_tiny(tmp_path, np.load(tmp_path / "encoded" / "sbert.npy")))
+    tiny(tmp_path / "other", words=TINY_WORDS[:-1])
+    assert count_encodes == [11, 10] and capsys.readouterr().err == ""
+
+
+def test_the_shipped_embeddings_are_those_of_the_committed_word_lists():
+    """Changing a word list, the phrasings or the model means running `python -m initializers.sbert`."""
+    meta = json.loads(sidecar(initializers.sbert.SHIPPED_PATH).read_text())
+    sbert = initializers.sbert
+    expected = sbert._shipped_meta(hint_words(), board_words(), sbert.DEFAULT_SBERT_MODEL)
+    assert {k: meta.get(k) for k in expected} == expected
+    assert meta["dtype"] == "float32" and meta["shape"] == [len(hint_words()) + len(board_words()), 384]
+    assert meta["sha256"] == sha256_file(initializers.sbert.SHIPPED_PATH)
+
+
+def test_the_shipped_embeddings_are_what_the_installed_model_encodes(sbert_loaded):
+    hints, words = hint_words(), board_words()
+    shipped = initializers.sbert.shipped_vectors(hints, words)
+    assert shipped is not None
+    everything = [*hints, *words]
+    sample = np.random.default_rng(0).choice(len(everything), 24, replace=False)
+    fresh = initializers.sbert.sbert_encode(initializers.sbert.load_sbert(), [everything[i] for i in sample])
+    np.testing.assert_allclose(shipped[sample], fresh, atol=1e-5)
 
 
 def test_cumsum_captain_on_sbert_weights(tmp_path, sbert_loaded):

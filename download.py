@@ -1,0 +1,202 @@
+"""`python main.py datasets`: download the datasets that make the AI stronger, and say what is there.
+
+`download` fetches them from their publishers into the sources folder (initializers/fetch.py
+knows the files, their checks and how to fetch them politely); `status` lists what is present.
+The game offers the download once, before the first interactive game without any dataset
+(`offer`), and remembers a "no".
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from cli import command_parser
+from common import DATA_DIR, SOURCES_DIR, sha256_file, warn
+from initializers.fetch import (
+    BASE_URL_VARIABLE,
+    PAUSE,
+    TIMEOUT,
+    Unreachable,
+    copy_of,
+    datasets,
+    download,
+)
+from initializers.sources import SOURCES, download_command
+
+DECLINED_PATH = DATA_DIR / "datasets_declined"   # a "no" to the game's offer (git-ignored)
+BUILD_MINUTES = 6   # the first game after a download builds the caches (reports/timings.md)
+
+SUMMARY = "download the datasets that make the AI stronger; say what is there"
+
+
+def describe() -> str:
+    """What each dataset is, what it adds, its size, terms and publisher: the --help text."""
+    lines = ["Download the datasets that make the AI stronger from their publishers, into the",
+             "sources folder (default data/sources/), or say what is there. Without them the AI",
+             "plays on SBERT alone. The datasets:", ""]
+    for d in datasets().values():
+        optional = "" if d.default else " (evaluation only: fetched when named)"
+        lines += textwrap.wrap(f"{d.name}{optional}: {d.what}.", 88, subsequent_indent="  ")
+        for label, text in (("adds", d.adds), ("size", d.size), ("terms", d.licence),
+                            ("from", d.publisher), ("checked", d.checksums)):
+            lines += textwrap.wrap(f"{label}: {text}", 88, initial_indent="  ", subsequent_indent="    ")
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+DESCRIPTION = describe()
+
+EPILOG = f"""examples:
+  python main.py datasets download           USF, EAT and the books (default folder data/sources/)
+  python main.py datasets download usf eat   only these
+  python main.py datasets status --files     what is there, file by file, with checksums
+
+The download goes one file at a time, with a pause between two requests to the same server
+({PAUSE:g} s), through the proxy that https_proxy / http_proxy name. Run it again to fetch what is
+missing or corrupt; what is there and sound is kept. The URLs follow the publishers' paths as
+known when this was written; they could not be tried from the machines it was made on."""
+
+
+def parser() -> argparse.ArgumentParser:
+    """`python main.py datasets`'s own parser."""
+    return command_parser("datasets", DESCRIPTION, EPILOG, add_arguments)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """`download [NAME ...]` and `status`, and where the sources folder is."""
+    actions = p.add_subparsers(dest="action", title="actions", metavar="ACTION")
+    get = actions.add_parser("download", help="fetch what is missing or corrupt",
+                             description="Fetch the named datasets (default: " + ", ".join(
+                                 n for n, d in datasets().items() if d.default) + ") from their "
+                             "publishers; what is there and sound is kept.")
+    get.add_argument("names", nargs="*", metavar="NAME", choices=[[], *datasets()],
+                     help=f"datasets to fetch: {', '.join(datasets())}")
+    get.add_argument("--pause", type=float, default=PAUSE, metavar="SECONDS",
+                     help=f"pause between two requests to one server (default {PAUSE:g})")
+    get.add_argument("--timeout", type=float, default=TIMEOUT, metavar="SECONDS",
+                     help=f"give up a request after this long without data (default {TIMEOUT:g})")
+    get.add_argument("--base-url", default=None, metavar="URL",
+                     help=f"ask this server for every file, at the publishers' paths (a mirror, the "
+                          f"tests' local server); also ${BASE_URL_VARIABLE}")
+    get.add_argument("--trust-content", action="store_true",
+                     help="keep a file whose SHA-256 is not the recorded one when its content checks out")
+    status = actions.add_parser("status", help="what is present: files, size, checksums, what each adds")
+    status.add_argument("--files", action="store_true", help="list every file with its SHA-256")
+    for action in (get, status):
+        action.add_argument("--sources", type=Path, default=SOURCES_DIR, metavar="DIR",
+                            help="the sources folder (default data/sources/)")
+
+
+def main(argv: Sequence[str]) -> int:
+    """`python main.py datasets ARGV`."""
+    return run(parser().parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    if getattr(args, "action", None) == "download":
+        names = args.names or [n for n, d in datasets().items() if d.default]
+        return fetch(names, args.sources, base_url=args.base_url, pause=args.pause, timeout=args.timeout,
+                     trust_content=args.trust_content)
+    return status(getattr(args, "sources", SOURCES_DIR), getattr(args, "files", False))
+
+
+def fetch(names: Sequence[str], sources: Path, **options) -> int:
+    """Download, then one line on what was done; the exit status (0 when every file is there)."""
+    try:
+        done = download(names, sources, **options)
+    except Unreachable as error:
+        warn(f"datasets: {error}. Check the network, or the proxy (https_proxy, http_proxy); nothing "
+             "was removed, and the same command goes on where it stopped.")
+        return 1
+    except KeyboardInterrupt:
+        warn("datasets: interrupted; what was fetched whole is kept, and the same command goes on.")
+        return 130
+    except OSError as error:   # the sources folder cannot be written
+        warn(f"datasets: {error}")
+        return 1
+    total = len(done.fetched) + len(done.replaced) + len(done.present) + len(done.failed)
+    parts = [f"{len(done.fetched)} fetched", f"{len(done.present)} already there"]
+    parts += [f"{len(done.replaced)} fetched again (corrupt)"] * bool(done.replaced)
+    parts += [f"{len(done.failed)} failed"] * bool(done.failed)
+    warn(f"datasets: {total} files in {sources}/: {', '.join(parts)}.")
+    if done.failed:
+        warn("datasets: run the same command again to fetch what failed.")
+        return 1
+    if done.fetched or done.replaced:
+        warn(f"datasets: the first game with them builds the AI's caches (about {BUILD_MINUTES} minutes "
+             "on 2 cores, once).")
+    return 0
+
+
+def status(sources: Path, files: bool = False, out: Callable[[str], None] = print) -> int:
+    """What is in the sources folder for each dataset: its files, size and checks, what it adds."""
+    out(f"datasets in {sources}/:")
+    for d in datasets().values():
+        copies = [(remote, *copy_of(remote, sources)) for remote in d.files]
+        present = [(remote, path, problem) for remote, path, problem in copies if path is not None]
+        sound = sum(problem is None for _, _, problem in present)
+        size = sum(path.stat().st_size for _, path, _ in present)
+        unit = "books" if d.name == "corpus" else "files"
+        if not present:
+            line = f"missing: {download_command(sources, d.name)}"
+        else:
+            check = "SHA-256 as recorded" if all(r.sha256 for r in d.files) else "content checked"
+            line = (f"{len(present)} of {len(d.files)} {unit}, {size / 1e6:.1f} MB; {sound} sound "
+                    f"({check})")
+            if sound < len(present):
+                line += f", {len(present) - sound} corrupt: {download_command(sources, d.name)}"
+        ours = {path for _, path, _ in present}
+        others = [p for p in SOURCES[d.name].files(sources) if p not in ours] if d.name in SOURCES else []
+        if others:
+            line += f"; and {len(others)} other file{'s' * (len(others) != 1)} the AI reads"
+        out(f"{d.name}: {line}")
+        out(f"  adds: {d.adds}")
+        if files:
+            for _, path, problem in present:
+                state = "sound" if problem is None else problem
+                out(f"    {path.relative_to(sources).as_posix()}  {path.stat().st_size:,} bytes  "
+                    f"sha256 {sha256_file(path)}  {state}")
+    return 0
+
+
+# --- the game's offer --------------------------------------------------------------------
+
+
+OFFER = """The AI plays on SBERT alone. With the datasets it plays better (people's word associations
+from USF and EAT, and 359 books from Project Gutenberg: about 105 MB to download, 47 MB on
+disk; some 15 minutes, pausing between files as Gutenberg asks, then a {build}-minute build, once).
+Download them now? (later: python main.py datasets download) [y/N]> """
+
+
+def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str] | None = None) -> None:
+    """Before a game in a terminal with no dataset in `sources`: ask once whether to download
+    them. A "no" is remembered in `declined` (default data/datasets_declined); a run that is not
+    interactive is never asked."""
+    declined, ask = declined or DECLINED_PATH, ask or input
+    if not interactive() or declined.exists() or any(s.files(sources) for s in SOURCES.values()):
+        return
+    try:
+        answer = ask(OFFER.format(build=BUILD_MINUTES)).strip().lower()
+    except EOFError:
+        return
+    if answer in ("y", "yes"):
+        fetch([n for n, d in datasets().items() if d.default], sources)
+        return
+    try:
+        declined.parent.mkdir(parents=True, exist_ok=True)
+        declined.write_text("You said no to downloading the datasets before a game. Delete this file to "
+                            "be asked again, or run: python main.py datasets download\n")
+    except OSError as error:
+        warn(f"could not remember the answer in {declined}: {error}")
+
+
+def interactive() -> bool:
+    """Whether a person is at the keyboard: stdin and stdout are a terminal."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
