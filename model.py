@@ -23,14 +23,14 @@ from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptai
 from models.chances import pick_chances, softmax
 from models.expected import (
     FAMILIES,
-    STRANGER_ASSASSIN_GAP,
+    FOR_PEOPLE,
     WIDEN_DENSE,
     WIDEN_SPARSE,
+    CaptainSettings,
     ExpectedCaptain,
     family_members,
     family_of,
     voices,
-    zipf_of,
 )
 from models.hints import (
     CAPTAIN_MIN_DISTANCE,
@@ -43,6 +43,8 @@ from models.hints import (
     pair_problem,
     parse_hint,
     spellings,
+    spoken,
+    zipf,
 )
 from models.people import PeopleAgent, PeopleModel, PeopleReading
 from models.situation import (
@@ -78,7 +80,8 @@ __all__ = [
     "NEUTRAL_VALUE",
     "OPPONENT_VALUE",
     "OWN",
-    "STRANGER_ASSASSIN_GAP",
+    "CaptainSettings",
+    "FOR_PEOPLE",
     "TIE_BREAK",
     "WIDEN_DENSE",
     "WIDEN_SPARSE",
@@ -116,5 +119,6 @@ __all__ = [
     "softmax",
     "unfit_words",
     "voices",
-    "zipf_of",
+    "spoken",
+    "zipf",
 ]

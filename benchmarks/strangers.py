@@ -115,7 +115,7 @@ def main(argv: list[str]) -> int:
         wins, assassins = np.mean([g[2] for g in mine]), np.mean([g[3] for g in mine])
         score = np.mean([g[4] for g in mine])
         hints = [h.split(":")[0] for g in mine for h in g[5]]
-        zipf = model.zipf_of(tuple(hints))
+        zipf = model.zipf(hints)
         print(f"  {name:12s} wins {wins:6.1%}  assassin {assassins:6.1%}  score {score:5.2f}  "
               f"hint zipf median {np.median(zipf):.2f}, {np.mean(zipf >= 4):.0%} at 4+")
         if args.hints:

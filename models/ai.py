@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 from models.agents import Agent, GreedyAgent, ThresholdAgent
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain
-from models.expected import ExpectedCaptain
-from models.people import PeopleAgent, PeopleModel
+from models.expected import FOR_PEOPLE, ExpectedCaptain
+from models.people import PeopleAgent, PeopleModel, PeopleReading
 from models.weights import Weights
 
 # --- strategies by name ----------------------------------------------------------------
@@ -24,9 +24,9 @@ DEFAULT_CAPTAIN, DEFAULT_AGENT = "expected", "greedy"
 class AI:
     """The weights and the chosen strategies from which AI players are made.
 
-    `partners` are other initializers' weights that the expected captain
-    checks its hints against, so that they work for agents unlike itself.
-    A captain whose agent is this AI's own (`twin`) plans for that agent alone.
+    `partners` are other initializers' weights; with `weights` they are what the model of
+    people reads (`people`), the partner the captain plans for. A captain whose agent is this
+    AI's own (`twin`, the hard level) plans for that agent alone.
     """
 
     weights: Weights
@@ -40,15 +40,21 @@ class AI:
                 raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(known)}")
 
     def captain(self, twin: bool = False, alone: bool = False, level: Level | None = None) -> Captain:
-        """A captain; `twin` when its agent is this AI's `agent()`, whose reading it then knows;
-        `alone` for a team with no opponent (single-team mode), if the strategy plays one;
-        `level` caps its count (and a level that is not `twin` plans for an unknown agent)."""
-        options = {} if level is None else {"max_count": level.max_count}
+        """A captain. It plans for a person: its partner is the model of people (`people`), and
+        it plays `FOR_PEOPLE`. With `twin`, when its agent is this AI's `agent()` at a level
+        that plays twins (hard), it plans for that agent's reading instead. `alone` for a team
+        with no opponent (single-team mode); `level` caps its count."""
         twin = twin and (level is None or level.twin)
-        if self.captain_strategy == ExpectedCaptain.name:
-            partners = [] if twin else [self.weights, *self.partners]
-            return ExpectedCaptain(self.weights, partners=partners, alone=alone, **options)
-        return CAPTAINS[self.captain_strategy](self.weights, **options)
+        if self.captain_strategy != ExpectedCaptain.name:
+            options = {} if level is None else {"max_count": level.max_count}
+            return CAPTAINS[self.captain_strategy](self.weights, **options)
+        if twin:
+            options = {} if level is None else {"max_count": level.max_count}
+            return ExpectedCaptain(self.weights, alone=alone, **options)
+        reading = PeopleReading(self.weights, self.people)
+        most = FOR_PEOPLE.max_count if level is None else min(level.max_count, FOR_PEOPLE.max_count)
+        return ExpectedCaptain(reading, partners=[reading], alone=alone, settings=FOR_PEOPLE,
+                               max_count=most)
 
     @functools.cached_property
     def people(self) -> PeopleModel:
@@ -63,8 +69,11 @@ class AI:
         return self.agent()
 
     def agent(self, level: Level | None = None) -> Agent:
-        """An agent; a `level` sets how often it takes its best card rather than a likely one."""
+        """An agent; a `level` sets how often it takes its best card rather than a likely one.
+        At a level whose captain plans for a person, the agent reads as people do."""
         options = {} if level is None else {"chance": level.chance}
+        if level is not None and not level.twin and self.agent_strategy == DEFAULT_AGENT:
+            return PeopleAgent(self.weights, model=self.people, **options)
         return AGENTS[self.agent_strategy](self.weights, **options)
 
 
@@ -83,9 +92,9 @@ class Level:
 LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("easy", max_count=1, twin=False, chance=0.7,
           about="one card a hint: about 9 turns to find its cards"),
-    Level("normal", max_count=2, twin=True, chance=0.95,
-          about="up to two cards a hint: about 5 turns"),
+    Level("normal", max_count=2, twin=False, chance=0.95,
+          about="up to two cards a hint, in a person's words"),
     Level("hard", max_count=4, twin=True, chance=1.0,
-          about="the whole AI, with its twin: about 3 turns"),
+          about="the whole AI, its captain planning for its own twin agent: about 3 turns"),
 )}
 DEFAULT_LEVEL = "normal"

@@ -3,9 +3,8 @@ heard as families of sources (with its helpers: families, word frequency, voices
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -18,10 +17,36 @@ from models.weights import Weights
 # Below what value of its best own hint an `ExpectedCaptain` also simulates its partners' hints.
 WIDEN_SPARSE, WIDEN_DENSE = 0.0, -1.0
 
-# For an unknown agent, a count is given only if every reader that knows the hint ranks that many
-# own cards first and the assassin below this many other cards (tuned on seeds 0-29 with the
-# foreign agents: 2 and 3 alike, docs/decisions/0027-captain-for-strangers.md).
-STRANGER_ASSASSIN_GAP = 3
+
+@dataclass(frozen=True)
+class CaptainSettings:
+    """How an `ExpectedCaptain` plays: the values it ships with. Each was measured; the decision
+    records (docs/decisions/) say on what, and name the commits that had the options tried and
+    dropped (reader-family switches, rarity priors, the worst voice's danger: 0027, 0029)."""
+
+    max_count: int = 4
+    temperature: float = 0.02          # an unknown agent's noise: doubled on evidence, `doublings` times
+    twin_temperature: float = 0.0005   # a twin's: it reads as the captain does
+    doublings: int = 2
+    doubling_cost: float = 0.1         # log-likelihood a doubling must gain
+    samples: int = 96
+    candidates: int = 200              # hints simulated, best by a quick margin score
+    neutral_cost: float = 0.3          # own cards a miss costs when racing an opponent
+    opponent_cost: float = 1.0
+    assassin_cost: float = 8.0
+    endgame_assassin_cost: float = 12.0   # alone, with `endgame` own cards or fewer left (0018)
+    endgame: int = 2
+    caution: float = 0.5               # 1: a hint is worth its worst voice's score; 0: their mean
+    widen_below: float | None = None   # None: by how dense the matrix is (0009)
+    reading_temperature: float = 0.05  # how partners' readings are scored against the agent's picks
+    slip: float = 0.1                  # the chance of a pick no reading foresees
+    assassin_gap: int = 3              # every voice ranks the assassin below this many (0027)
+    seed: int = 0
+
+
+# The captain that plans for a person (docs/decisions/0033-a-captain-for-people.md): its partner
+# is the model of people, read sharper than its fitted softmax, and it asks for two cards at most.
+FOR_PEOPLE = CaptainSettings(max_count=2, temperature=0.01)
 
 
 # Which source family each matrix reads: matrices of one family are one voice, not several.
@@ -44,21 +69,14 @@ def family_members(partners: Sequence[Weights]) -> np.ndarray:
     return np.array([[family_of(p) == f for p in partners] for f in names], dtype=np.float64)
 
 
-@functools.lru_cache(maxsize=4)
-def zipf_of(hints: tuple[str, ...]) -> np.ndarray:
-    """Each hint's wordfreq Zipf frequency (log10 per billion words; 0 if unknown)."""
-    from wordfreq import zipf_frequency
-    return np.array([zipf_frequency(h, "en") for h in hints], dtype=np.float64)
-
-
 def voices(values: np.ndarray, fatal: np.ndarray, members: np.ndarray, belief: np.ndarray,
-           speaks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+           speaks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Partners' simulated values and fatal chances (partners × hints × counts) heard as the
     voices of their families (`members`, families × partners): within a family, the mean of
     its partners that speak on a hint (`speaks`, partners × hints), weighted by `belief`;
     between families, equal weights, each family's its mean belief. Returns, per hint and
-    count, the worst family's value, the families' mean value, the mean and the worst fatal
-    chance. A hint no partner speaks on is heard from all of them."""
+    count, the worst family's value, the families' mean value and their mean fatal chance.
+    A hint no partner speaks on is heard from all of them."""
     speaks = speaks | ~speaks.any(axis=0)                              # (P, n)
     heard = members[:, :, None] * (belief[:, None] * speaks)[None]     # (F, P, n)
     share = heard.sum(axis=1)                                          # (F, n)
@@ -70,10 +88,8 @@ def voices(values: np.ndarray, fatal: np.ndarray, members: np.ndarray, belief: n
     weight /= weight.sum(axis=0)                                        # (F, n)
     mean = np.einsum("fn,fnk->nk", weight, family_values)
     danger = np.einsum("fn,fnk->nk", weight, family_fatal)
-    absent = ~present[..., None]
-    worst = np.where(absent, np.inf, family_values).min(axis=0)
-    worst_danger = np.where(absent, -np.inf, family_fatal).max(axis=0)
-    return worst, mean, danger, worst_danger
+    worst = np.where(~present[..., None], np.inf, family_values).min(axis=0)
+    return worst, mean, danger
 
 
 class ExpectedCaptain(Captain):
@@ -119,59 +135,34 @@ class ExpectedCaptain(Captain):
     own is worth a card (0); one that knows every hint, whose judgement the
     partners' consensus rarely betters, only when all its own risk more than a
     card (-1).
+
+    Its numbers are its `settings` (`CaptainSettings`); `changes` override some of them, as
+    the bench's specs (`expected:caution=0.3`) and the tuning scripts do.
     """
 
     name = "expected"
 
-    def __init__(self, weights: Weights, partners: Sequence[Weights] = (),
-                 temperature: float = 0.02, twin_temperature: float = 0.0005,
-                 samples: int = 96, candidates: int = 200,
-                 neutral_cost: float = 0.3, opponent_cost: float = 1.0,
-                 assassin_cost: float = 8.0, endgame_assassin_cost: float = 12.0,
-                 endgame: int = 2, max_count: int = 4, seed: int = 0,
-                 caution: float = 0.5, widen_below: float | None = None,
-                 reading_temperature: float = 0.05, slip: float = 0.1,
-                 doublings: int = 2, doubling_cost: float = 0.1, alone: bool = False,
-                 strangers: bool | None = None, assassin_gap: int = STRANGER_ASSASSIN_GAP,
-                 by_family: bool | None = None, abstain: bool | None = None,
-                 consensus: bool | None = None, worst_danger: float = 0.0,
-                 rarity: float = 0.0, common: float = 4.0, min_zipf: float = 0.0):
-        super().__init__(weights, max_count)
-        # With partners the agent is unknown: hear the readers as families (`voices`), each
-        # reading a hint itself, and give only counts every one of them reaches (`reach`).
-        strangers = bool(partners) if strangers is None else strangers
-        self.by_family = strangers if by_family is None else by_family
-        self.abstain = strangers if abstain is None else abstain
-        self.consensus = strangers if consensus is None else consensus
-        self.assassin_gap = assassin_gap if self.consensus else 0
-        self.worst_danger = worst_danger
-        self.rarity, self.common, self.min_zipf = rarity, common, min_zipf
-        self.alone = alone
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (), alone: bool = False,
+                 settings: CaptainSettings = CaptainSettings(), **changes):
+        settings = replace(settings, **changes)
+        super().__init__(weights, settings.max_count)
+        self.settings, self.alone = settings, alone
         self.partners = list(partners) or [weights]
-        self.temperature = temperature if partners else twin_temperature
+        self.temperature = settings.temperature if partners else settings.twin_temperature
         # A twin's noise is known; an unknown agent's is learnt (`observe`) among these.
-        self.noises = temperature * 2.0 ** np.arange(doublings + 1 if partners else 1)
-        self.noise_prior = -doubling_cost * np.arange(len(self.noises))
+        self.noises = settings.temperature * 2.0 ** np.arange(settings.doublings + 1 if partners else 1)
+        self.noise_prior = -settings.doubling_cost * np.arange(len(self.noises))
         self.noise_evidence = np.zeros(len(self.noises))
-        self.samples, self.candidates = samples, candidates
-        self.neutral_cost, self.opponent_cost = neutral_cost, opponent_cost
-        self.assassin_cost = assassin_cost
-        # Tuned on seeds 0-29 and checked on 30-59 (docs/decisions/0018-the-assassin-in-the-endgame.md).
-        self.endgame, self.endgame_assassin_cost = endgame, endgame_assassin_cost
-        self.seed = seed
-        # 1: a hint is worth its worst partner's score; 0: their mean. Tuned on seeds 2000-2023.
-        self.caution = caution
-        # Tuned on seeds 0-19: widening at 0 costs `combined` 5 points, at -1 it costs the
-        # sparse norms as much (docs/decisions/0009-widening-by-matrix.md).
-        if widen_below is None:
-            widen_below = WIDEN_DENSE if weights.knows_every_hint else WIDEN_SPARSE
-        self.widen_below = widen_below
-        self.prefilter = MarginCaptain(weights, margin=-1.0, max_count=max_count)
+        dense = WIDEN_DENSE if weights.knows_every_hint else WIDEN_SPARSE
+        self.widen_below = dense if settings.widen_below is None else settings.widen_below
+        self.prefilter = MarginCaptain(weights, margin=-1.0, max_count=settings.max_count)
         # How the partners' readings have foreseen the agent's guesses: log-likelihoods.
-        self.reading_temperature, self.slip = reading_temperature, slip
         self.evidence = np.zeros(len(self.partners))
-        self.members = (family_members(self.partners) if self.by_family
-                        else np.eye(len(self.partners)))
+        # With partners the agent is a stranger: the readers are heard as families (`voices`),
+        # each reading a hint itself, and a count is given only if every one reaches it (`reach`).
+        self.strangers = bool(partners)
+        self.members = family_members(self.partners) if self.strangers else np.eye(len(self.partners))
+        self.assassin_gap = settings.assassin_gap if self.strangers else 0
 
     def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
         """Learn from what the agent turned over for a hint, in order, among the cards face
@@ -181,13 +172,14 @@ class ExpectedCaptain(Captain):
         words = list(face_down)
         picks = [words.index(word) for word in guesses]
         rows = np.stack([p.hint_row(hint, words) for p in self.partners])
+        settings = self.settings
         if len(self.noises) > 1:
             belief = self.belief()
             for k, noise in enumerate(self.noises):
                 mix = pick_chances(rows / noise, picks) @ belief[:, None]
                 self.noise_evidence[k] += self.log_likelihood(mix, len(words)).sum()
             self.temperature = self.noises[np.argmax(self.noise_evidence + self.noise_prior)]
-        chances = pick_chances(rows / self.reading_temperature, picks)
+        chances = pick_chances(rows / settings.reading_temperature, picks)
         self.evidence += self.log_likelihood(chances, len(words)).sum(axis=0)
 
     def log_likelihood(self, chances: np.ndarray, face_down: int) -> np.ndarray:
@@ -195,7 +187,7 @@ class ExpectedCaptain(Captain):
         left = face_down - np.arange(len(chances))[:, None]
         # Any agent may pick a card that no reading puts first; one surprise must not
         # silence a partner for the rest of the game.
-        return np.log((1 - self.slip) * chances + self.slip / left)
+        return np.log((1 - self.settings.slip) * chances + self.settings.slip / left)
 
     def belief(self) -> np.ndarray:
         """Each partner's weight in the mean: how well its reading has foreseen the agent's
@@ -218,15 +210,13 @@ class ExpectedCaptain(Captain):
     def score(self, situation: Situation, board: Board) -> np.ndarray:
         table = np.full((len(situation.legal), self.depth(situation)), -np.inf)
         self.reached = np.zeros(len(situation.legal))   # per hint: the count all readers reach
-        if self.min_zipf:
-            situation.legal = situation.legal & (zipf_of(self.weights.hints) >= self.min_zipf)
         own = self.shortlist(situation, board)
         self.simulate(situation, board, own, table)
         if len(self.partners) > 1 and table.max() < self.widen_below:
             wider = self.shortlist(situation, board, views=[p.board_matrix(situation.words)
                                                              for p in self.partners])
             self.simulate(situation, board, np.setdiff1d(wider, own), table)
-        return self.agreed(table) if self.consensus else table
+        return self.agreed(table) if self.strangers else table
 
     def agreed(self, table: np.ndarray) -> np.ndarray:
         """The table without the counts that some reader speaking on the hint does not reach
@@ -245,20 +235,16 @@ class ExpectedCaptain(Captain):
         values = np.stack([value for value, _, _ in readings])
         fatal = np.stack([chance for _, chance, _ in readings])
         sure = np.stack([reach for _, _, reach in readings])             # (partners, n)
-        # The costs of a miss that ends the turn are blended between the worst voice (a partner,
-        # or with `by_family` a family of them) and the mean, weighted by what each has foreseen
-        # of the agent (`caution`). A card that loses
-        # (`losing`) is priced at that mean, unblended: a partner silent on a hint guesses at
-        # random in the simulation, so the worst partner's chance is about one in the cards
-        # left for most hints, a floor that hides the ones the informed partners see as fatal
-        # (`worst_danger` blends in the worst voice's chance anyway; 0 was measured best).
+        # The costs of a miss that ends the turn are blended between the worst voice (a family
+        # of partners) and the mean, weighted by what each has foreseen of the agent (`caution`).
+        # A card that loses (`losing`) is priced at that mean, unblended: a partner silent on a
+        # hint guesses at random in the simulation, so the worst voice's chance is about one in
+        # the cards left for most hints, a floor that hides the ones informed voices see as fatal.
         speaks = self.speaking(situation, chosen)                       # (partners, n)
-        worst, mean, danger, worst_danger = voices(values, fatal, self.members,
-                                                   self.belief(), speaks)
-        danger = (1 - self.worst_danger) * danger + self.worst_danger * worst_danger
-        table[chosen] = (self.caution * worst + (1 - self.caution) * mean
-                         - self.assassin_price(situation) * risk * danger
-                         - self.prior()[chosen, None])
+        worst, mean, danger = voices(values, fatal, self.members, self.belief(), speaks)
+        caution = self.settings.caution
+        table[chosen] = (caution * worst + (1 - caution) * mean
+                         - self.assassin_price(situation) * risk * danger)
         self.reached[chosen] = np.where(speaks | ~speaks.any(axis=0), sure, np.inf).min(axis=0)
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
@@ -282,25 +268,19 @@ class ExpectedCaptain(Captain):
 
     def speaking(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
         """Partners × chosen hints: whether the partner has its own reading of the hint. One
-        silent on it reads it through its backoff, a partner already heard: with `abstain`
-        it is left out of that hint's voices rather than heard twice."""
-        if not self.abstain:
+        silent on it reads it through its backoff, a partner already heard: a stranger's
+        captain leaves it out of that hint's voices rather than hear it twice."""
+        if not self.strangers:
             return np.ones((len(self.partners), len(chosen)), dtype=bool)
         hints = [self.weights.hints[i] for i in chosen]
         return np.stack([p.own_rows(hints, situation.words).any(axis=1) | (p.backoff is None)
                          for p in self.partners])
 
-    def prior(self) -> np.ndarray:
-        """What each hint of the vocabulary costs for being rare, in own cards: `rarity` per
-        Zipf unit below `common` (people give common words; rare ones are the corpus's)."""
-        if not self.rarity:
-            return np.zeros(len(self.weights.hints))
-        return self.rarity * np.maximum(0.0, self.common - zipf_of(self.weights.hints))
-
     def assassin_price(self, situation: Situation) -> float:
         """What a card that loses costs, in own cards: more in the endgame of a team alone."""
-        late = self.alone and situation.own.sum() <= self.endgame
-        return self.endgame_assassin_cost if late else self.assassin_cost
+        settings = self.settings
+        late = self.alone and situation.own.sum() <= settings.endgame
+        return settings.endgame_assassin_cost if late else settings.assassin_cost
 
     def shortlist(self, situation: Situation, board: Board,
                   views: Sequence[np.ndarray] = ()) -> np.ndarray:
@@ -311,7 +291,7 @@ class ExpectedCaptain(Captain):
             return np.where(situation.legal, self.prefilter.score(view, board).max(axis=1), -np.inf)
 
         best = np.mean([quick(w) for w in views], axis=0) if views else quick(situation.weights)
-        n = min(self.candidates, int(np.isfinite(best).sum()))
+        n = min(self.settings.candidates, int(np.isfinite(best).sum()))
         return np.argpartition(-best, n - 1)[:n] if n else np.array([], dtype=int)
 
     def expected(self, situation: Situation, partner: Weights, chosen: np.ndarray,
@@ -322,8 +302,8 @@ class ExpectedCaptain(Captain):
         ranking puts first, short of `assassin_gap` cards from the assassin (its reach)."""
         # As the partner's agent reads them, backoff included, even for the captain's own matrix.
         w = partner.hint_rows([self.weights.hints[i] for i in chosen], situation.words)
-        rng = np.random.default_rng(self.seed)  # common random numbers: fair between hints
-        noise = rng.gumbel(size=(self.samples, 1, w.shape[1])).astype(np.float32)
+        rng = np.random.default_rng(self.settings.seed)  # common random numbers: fair between hints
+        noise = rng.gumbel(size=(self.settings.samples, 1, w.shape[1])).astype(np.float32)
         noisy = w[None] / self.temperature + noise                         # (S, n, cards)
         own, others, losing = situation.own, ~situation.own, self.losing(situation)
         cost = np.array([self.cost(c, situation.team) for c in situation.colors], np.float32)
@@ -375,4 +355,4 @@ class ExpectedCaptain(Captain):
         are priced apart (`losing`). Alone, a miss costs nothing: the turn ends anyway."""
         if color is team or color is ASSASSIN or self.alone:
             return 0.0
-        return self.neutral_cost if color is NEUTRAL else self.opponent_cost
+        return self.settings.neutral_cost if color is NEUTRAL else self.settings.opponent_cost

@@ -90,13 +90,39 @@ def hint_problem(word: str, board: Board) -> str | None:
     return None
 
 
+# The rarest hint the AI gives, in wordfreq's Zipf scale (log10 of a word's uses per billion).
+# People's clues in the Duet record have a median of 4.76, 81% at 4 or more; the AI's hints had
+# 3.6 (LIPID, AFFIDAVIT): docs/decisions/0033-a-captain-for-people.md.
+MIN_HINT_ZIPF = 4.0
+
+
+@functools.cache
+def _frequencies() -> dict[str, float]:
+    from wordfreq import get_frequency_dict
+
+    return get_frequency_dict("en", wordlist="best")
+
+
+def zipf(words: Sequence[str]) -> np.ndarray:
+    """Each word's Zipf frequency in English (wordfreq's; 0 for a word it does not know)."""
+    known = _frequencies()
+    return np.array([np.log10(f * 1e9) if (f := known.get(w.lower(), 0.0)) > 0 else 0.0 for w in words],
+                    dtype=np.float64)
+
+
+def spoken(hints: Sequence[str], floor: float = MIN_HINT_ZIPF) -> np.ndarray:
+    """Which hints are common enough for a person to give and read (Zipf at least `floor`)."""
+    return zipf(hints) >= floor
+
+
 class HintFilter:
     """Vectorised legality over a whole hint vocabulary.
 
     `banned(board_word)` holds every hint that `pair_problem` refuses while the word is face
     down, and those the AI avoids besides (`CAPTAIN_MIN_DISTANCE`); it is computed once per
-    board word and cached. `fit` leaves out the hints unfit
-    for the table (models/table.py), which the AI never gives though a person may.
+    board word and cached. `fit` leaves out the hints unfit for the table (models/table.py),
+    and those too rare for a person to give or read (`MIN_HINT_ZIPF`): the AI never gives them,
+    though a person may.
     """
 
     def __init__(self, hints: Sequence[str]):
@@ -112,6 +138,7 @@ class HintFilter:
                 self._by_form.setdefault(form, []).append(i)
         self.well_formed = np.array([h.isascii() and h.isalpha() and len(h) >= MIN_HINT_LETTERS
                                      for h in self.hints], dtype=bool)
+        self.fit &= spoken(self.hints)
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one filter per vocabulary, kept for the process
     def banned(self, board_word: str) -> np.ndarray:

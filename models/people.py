@@ -23,7 +23,7 @@ import numpy as np
 from board import Board, Color
 from models.agents import Agent
 from models.chances import softmax
-from models.hints import Hint
+from models.hints import Hint, zipf
 from models.weights import Weights
 
 PEOPLE_PATH = Path(__file__).resolve().parent.parent / "data" / "people.json"
@@ -66,9 +66,7 @@ def in_context(rows: np.ndarray, context: str | None) -> np.ndarray:
 
 def card_frequency(words: Sequence[str]) -> np.ndarray:
     """Each card word's Zipf frequency over 8 (about 0 to 1)."""
-    from wordfreq import zipf_frequency
-
-    return np.array([zipf_frequency(w, "en") / 8 for w in words], dtype=np.float32)
+    return (zipf(words) / 8).astype(np.float32)
 
 
 class Features:
@@ -235,7 +233,8 @@ class PeopleAgent(Agent):
                  model: PeopleModel | None = None, stop_below: float = STOP_BELOW,
                  bonus_above: float = BONUS_ABOVE, **options):
         model = model or PeopleModel.of([weights, *partners])
-        super().__init__(PeopleReading(weights, model), **{"chance": 1.0, **options})
+        options = {"chance": 1.0, "temperature": PEOPLE_TEMPERATURE, **options}   # its own softmax
+        super().__init__(PeopleReading(weights, model), **options)
         self.model, self.stop_below, self.bonus_above = model, stop_below, bonus_above
 
     def stop(self, column: np.ndarray, hint: Hint) -> bool:

@@ -8,7 +8,7 @@ from rapidfuzz.distance import Levenshtein
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
 from common import hint_words
-from model import CAPTAIN_MIN_DISTANCE, Hint, HintFilter, hint_problem, pair_problem, parse_hint
+from model import CAPTAIN_MIN_DISTANCE, Hint, HintFilter, hint_problem, pair_problem, parse_hint, spoken
 from models.table import fit_for_table
 
 BOARD_WORDS = ["day", "fire", "mouse", "run", "sand", "ocean", "piano", "bank", "orange", "light",
@@ -154,20 +154,21 @@ def vocabulary() -> list[str]:
 def test_hint_filter_agrees_with_hint_problem(vocabulary, revealed):
     b = board(revealed)
     mask = HintFilter(vocabulary).legal(b)
-    # ...and leaves out what only a person may give: hints unfit for the table, and hints spelled
-    # like a face-down word (the AI's own caution).
+    # ...and leaves out what only a person may give: hints unfit for the table, too rare for a
+    # person to read (MIN_HINT_ZIPF), and spelled like a face-down word (the AI's own caution).
     def near(hint: str) -> bool:
         return any(Levenshtein.normalized_distance(hint, w) < CAPTAIN_MIN_DISTANCE
                    for w in b.unrevealed_words())
 
-    expected = np.array([hint_problem(h, b) is None and fit_for_table(h) and not near(h)
+    common = dict(zip(vocabulary, spoken(vocabulary), strict=True))
+    expected = np.array([hint_problem(h, b) is None and fit_for_table(h) and common[h] and not near(h)
                          for h in vocabulary])
     disagree = [h for h, m, e in zip(vocabulary, mask, expected, strict=True) if m != e]
     assert not disagree, f"filter and hint_problem disagree on {disagree[:10]}"
     assert expected.sum() > 100 and (~expected).sum() > 40      # both sides are exercised
     if revealed:
         index = {h: i for i, h in enumerate(vocabulary)}
-        assert mask[index["firework"]] and mask[index["days"]] and not mask[index["fire"]]
+        assert hint_problem("firework", b) is None and mask[index["days"]] and not mask[index["fire"]]
 
 
 def test_hint_filter_leaves_out_given_hints(vocabulary):

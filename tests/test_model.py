@@ -64,7 +64,11 @@ def test_a_safe_hint_for_two_beats_three_beside_the_assassin(name):
 def test_without_the_assassin_nearby_the_captain_links_three(name):
     matrix = MATRIX.copy()
     matrix[0, 7] = 0.05                       # SHARK no longer answers to "ocean"
-    choice = captain(name, weights(matrix)).give_hint(board(), RED)
+    played = captain(name, weights(matrix))
+    choice = played.give_hint(board(), RED)
+    if played.max_count < 3:   # the captain that plans for a person asks for two cards at most
+        assert choice.hint == Hint("ocean", 2) and set(choice.targets) < {"whale", "ship", "beach"}
+        return
     assert choice.hint == Hint("ocean", 3)
     assert set(choice.targets) == {"whale", "ship", "beach"}
 
@@ -153,7 +157,7 @@ def test_the_captain_prices_a_rare_assassin_at_its_chance_not_at_its_count_in_th
                                   temperature=0.02, samples=samples)
         value, assassin, _ = captain.expected(situation, weights(matrix), weather, risk=1.0)
         assert assassin[0, 0] == pytest.approx(chances[7], rel=1e-3)     # 1 / (1 + e⁴)
-        neutral_first = chances[6] * captain.neutral_cost
+        neutral_first = chances[6] * captain.settings.neutral_cost
         assert value[0, 0] == pytest.approx(chances[:5].sum() - neutral_first, abs=1e-3)
     # Where the samples do matter, when the turn ends, they converge on the same chances.
     value, assassin, _ = captain.expected(situation, weights(), np.array([HINTS.index("ocean")]), 1.0)
@@ -214,24 +218,6 @@ def test_in_the_endgame_the_assassin_costs_more():
     assert racing.assassin_price(Situation.of(w, b, RED)) == 8.0
 
 
-def test_the_assassin_is_priced_at_the_chance_of_the_partners_the_agent_reads_like():
-    safe_matrix = MATRIX.copy()
-    safe_matrix[0, 7] = 0.05                  # SHARK no longer answers to "ocean"...
-    fatal_matrix = safe_matrix.copy()
-    fatal_matrix[0, 7] = 0.99                 # ...except for one partner, who reads it first
-    fatal_matrix[HINTS.index("noise"), WORDS.index("piano")] = 0.9   # and "noise" as PIANO
-    safe, fatal = weights(safe_matrix), weights(fatal_matrix)
-    captain = ExpectedCaptain(safe, partners=[safe] * 20 + [fatal], caution=0.0, strangers=False)
-    # One partner in twenty-one would read "ocean" into the assassin: a small chance.
-    assert captain.give_hint(board(), RED).hint == Hint("ocean", 3)
-
-    # The agent turned over PIANO for "noise", as only that partner foresaw: it reads like it.
-    b = board()
-    captain.observe("noise", b.unrevealed_words(), ["piano"])
-    b.reveal("piano", RED)
-    assert captain.give_hint(b, RED, ["noise"]).hint == Hint("fruit", 2)
-
-
 def test_a_captain_whose_matrix_knows_every_hint_widens_later():
     dense = weights()
     silent_matrix = MATRIX.copy()
@@ -243,29 +229,6 @@ def test_a_captain_whose_matrix_knows_every_hint_widens_later():
     assert ExpectedCaptain(sparse, partners=[sparse, partner]).widen_below == WIDEN_SPARSE
     assert WIDEN_DENSE < WIDEN_SPARSE
     assert ExpectedCaptain(dense, partners=[dense, partner], widen_below=0.5).widen_below == 0.5
-
-
-def test_the_captain_learns_which_partner_reads_like_its_agent():
-    # Two partners read "noise" and "fruit" differently: one as the captain's matrix does,
-    # the other pointing at PIANO and, for "fruit", at the neutral CLOUD first.
-    like = MATRIX.copy()
-    like[HINTS.index("weather")] = [0.1, 0.1, 0.9, 0.05, 0.05, 0.05, 0.3, 0.1]   # BEACH, plainly
-    like[HINTS.index("ocean"), WORDS.index("shark")] = 0.88                       # too dangerous
-    unlike = like.copy()
-    like[HINTS.index("noise"), WORDS.index("piano")] = 0.9
-    unlike[HINTS.index("fruit")] = [0.05, 0.05, 0.05, 0.90, 0.88, 0.05, 0.99, 0.05]
-    own, other = weights(like), weights(unlike)
-    captain = ExpectedCaptain(own, partners=[own, other], caution=0.0, strangers=False)
-    assert captain.belief().tolist() == [0.5, 0.5]
-    # Half the partners would miss with "fruit": one sure card ("weather") is worth more.
-    assert captain.give_hint(board(), RED, ["noise"]).hint == Hint("weather", 1)
-
-    # The agent turned over PIANO for "noise", as only the first partner foresaw.
-    b = board()
-    captain.observe("noise", b.unrevealed_words(), ["piano"])
-    b.reveal("piano", RED)
-    assert captain.belief()[0] > 0.8
-    assert captain.give_hint(b, RED, ["noise"]).hint == Hint("fruit", 2)
 
 
 def test_a_surprise_weakens_a_partner_without_silencing_it():
@@ -510,20 +473,6 @@ def test_an_ai_captain_plans_for_its_own_ai_agent_not_for_a_person():
     assert game.teams[RED].captain.give_hint(game) == Hint("fruit", 2)
 
 
-def test_a_rare_accidental_hint_loses_to_a_common_one_under_the_rarity_prior():
-    # "pomology" (Zipf ~1) links the apple and the pear; "fruit" (~4.6) the apple clearly, the
-    # pear hardly. A corpus's statistics favour the rare word; people would say "fruit".
-    hints = ("fruit", "pomology")
-    fruit = MATRIX[1].copy()
-    fruit[4] = 0.05
-    matrix = np.array([fruit, MATRIX[1]], dtype=np.float32)
-    w = weights(matrix, hints)
-    plain = ExpectedCaptain(w, partners=[w], alone=True).give_hint(board(), RED)
-    prior = ExpectedCaptain(w, partners=[w], alone=True, rarity=1.0).give_hint(board(), RED)
-    assert plain.hint.word == "pomology"
-    assert prior.hint.word == "fruit"
-
-
 def family(name: str, matrix=MATRIX) -> Weights:
     return Weights(name, HINTS, tuple(WORDS), matrix.copy())
 
@@ -545,16 +494,14 @@ def test_a_hint_one_reader_family_rejects_gets_a_smaller_count():
                                assassin_cost=1.0,
                                **options).give_hint(board(), RED).hint.count
 
-    assert count(by_family=False) == 3
-    assert count(by_family=True) == 2
-    assert count() == 2                    # with partners, families are heard by default
+    assert count() == 2                    # with partners, families are heard
 
 
 def test_the_choice_names_the_reader_families_that_agree():
     matrix = MATRIX.copy()
     matrix[1, 7] = 0.95                    # SBERT reads "fruit" as the shark
     partners = [family("fasttext"), family("sbert", matrix)]
-    captain = ExpectedCaptain(partners[0], partners=partners, by_family=True)
+    captain = ExpectedCaptain(partners[0], partners=partners)
     choice = captain.give_hint(board(), RED)
     verdicts = dict(captain.agreement(board(), replace(choice, hint=Hint("fruit", 2),
                                                        targets=("apple", "pear"))))
