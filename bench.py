@@ -9,9 +9,10 @@ initializer) on the same boards, one board per seed:
   assassin, or every opponent card turned over); N+1 guessing;
 - two-team mode: teams play a reference team, sides swapped on every board.
 
-The headline is the foreign tier (evaluation/foreign_tier.py): the game's captains with
-agents built from data its AI never reads. Same-family cross-play follows: pairs
-whose captain and agent read different matrices. Self-play flatters every bot
+The headline is the human-model tier (evaluation/human_models.py): the game's captain with
+guessers fitted to people's play from data it does not read as its own voice; then the foreign
+tier (evaluation/foreign_tier.py): agents built from data its AI never reads. Same-family
+cross-play follows: pairs whose captain and agent read different matrices. Self-play flatters every bot
 and is shown beside it, never as a headline. Rates and means carry 95% bootstrap intervals (fixed rng).
 Nothing here changes the rules: games run on `board.Board` and the models of
 model.py; two-team games on `players.Game`. This module is the command (its flags, the run,
@@ -31,7 +32,7 @@ import model
 from cli import command_parser
 from cluster import add_scheduler_argument, scheduler_address
 from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, SOURCES_DIR, atomic_write_bytes, load_words, warn
-from evaluation import foreign_tier
+from evaluation import foreign_tier, human_models
 from evaluation.executor import executor
 from evaluation.games import TEST_OFFSET
 from evaluation.levels import levels_markdown, run_levels
@@ -167,6 +168,7 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
     with executor(args.jobs, scheduler_address(args.scheduler)) as games:
         report = play_bench(setup, default_pair=(model.DEFAULT_CAPTAIN, model.DEFAULT_AGENT), jobs=games)
         report["jobs"] = games.workers
+        report["human_models"] = None if args.no_human else human_models.run(setup, args.sources, games)
         report["foreign"] = None if args.no_foreign else foreign_tier.run(
             setup, args.foreign, args.sources, args.sbert_model, jobs=games)
     report.update(load_times=load_times, missing=missing)
@@ -183,8 +185,9 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
     print(f"{kind}: win rate {fmt(head['win_rate'], 'rate')}, mean score "
           f"{fmt(head['mean_score'], 'mean')}, illegal hints {head['illegal']}; "
           f"report in {out / 'benchmark.md'} ({report['runtime_s']:.0f} s)")
-    if line := foreign_tier.headline(report["foreign"]):
-        print(line)
+    for line in (human_models.headline(report["human_models"]), foreign_tier.headline(report["foreign"])):
+        if line:
+            print(line)
     return 0
 
 

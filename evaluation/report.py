@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from common import ROOT, atomic_write_bytes
-from evaluation import foreign_tier
+from evaluation import foreign_tier, human_models
 from evaluation.games import LOSS_SCORE, TEST_OFFSET
 from evaluation.human_tier import markdown as human_markdown
 from evaluation.runner import Setup
@@ -55,6 +55,7 @@ def markdown(report: dict) -> str:
               f"Agents: {', '.join(m['agents'])}.", "",
               f"Partner matrices of captains that check hints against several (`--partners "
               f"{m['partners']}`): {PARTNER_TEXT[m['partners']]}", ""]
+    lines += human_models.markdown(m.get("human_models"))
     lines += foreign_tier.markdown(m.get("foreign"))
     h = m["single_team"]["headline"]
     lines += ["## Same-family cross-play, single team", "",
