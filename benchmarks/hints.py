@@ -2,10 +2,13 @@
 
     python benchmarks/hints.py --sources ../shared/datasets --seeds 12 > reports/hints.md
 
-The captain is the one an `ai:human` team plays with (it plans for an unknown agent and checks
-its hints against every loaded matrix). Each board is played alone to its end by the agent
-that reads people (models/people.py), standing in for the person; the outcome of each guess follows
-the hint: o own, n bystander, p the opponent's, a the assassin. A record to read, not a score.
+The captain is the one an `ai:human` team plays with (it plans for a person: its partner is the
+model of people, models/people.py). Under each hint, for each target, the link that counts most
+for a person, in plain words. Each board is played alone to its end by a guesser fitted to
+people's play that the captain does not read as its own voice (the human-model tier's GloVe one,
+evaluation/human_models.py; with no human record, the model of people), standing in for the
+person; the outcome of each guess follows the hint: o own, n bystander, p the opponent's, a the
+assassin. A record to read, not a score.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import datasets  # noqa: E402
 from board import deal  # noqa: E402
 from common import SOURCES_DIR, board_words  # noqa: E402
 from evaluation.games import TEST_OFFSET, play_solo  # noqa: E402
+from evaluation.human_duet import available  # noqa: E402
+from evaluation.human_models import fit_guesser  # noqa: E402
 from model import AI  # noqa: E402
 from renderer import explanation  # noqa: E402
 
@@ -48,18 +53,24 @@ def main(argv: list[str]) -> int:
     words = list(board_words())
     weights.add_words(words)
     ai = AI(weights, partners=partners)
+    person = ai.people_agent()
+    if available(args.sources):
+        person = fit_guesser("glove-people", args.sources, {w.name: w for w in (weights, *partners)})
     print(f"# Hints a person gets, with `--explain`\n\n`python benchmarks/hints.py --seeds {args.seeds}"
           f" --seed-offset {args.seed_offset}` ({weights.name}; partners: "
           f"{', '.join(w.name for w in partners) or 'none'})\n")
     for seed in range(args.seed_offset, args.seed_offset + args.seeds):
         board, rng = deal(seed, words)
         captain = Explained(ai.captain(twin=False, alone=True))
-        result = play_solo(board, board.starting_team, captain, ai.people_agent(), rng, seed)
+        result = play_solo(board, board.starting_team, captain, person, rng, seed)
         ending = "won" if result.won else ("assassin" if result.assassin else "lost")
         print(f"## Seed {seed}: {ending} in {len(result.hints)} hints\n\n```")
         for choice, record in zip(captain.choices, result.hints, strict=False):
             outcomes = "".join(o.value[0] for o in record.outcomes)
+            words = [c.word for c in board.cards]
+            links = ai.people.links(choice.hint.word, words, choice.targets)
             print(f"{choice.hint}  -> {outcomes}\n{explanation(choice, board)}")
+            print("    How: " + "; ".join(f"{t.upper()}: {how}" for t, how in links.items()))
         print("```\n")
     return 0
 

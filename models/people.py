@@ -36,6 +36,12 @@ ROOTED = frozenset({"association", "eat"})
 # How a card stands among the face-down cards for a clue, under one reading.
 CONTEXTS = ("z", "top", "lead")
 FREQUENCY = "zipf"   # the card word's wordfreq Zipf frequency, over 8
+# Each reading's link, as a person would say it (`PeopleModel.links`).
+LINKS = {"sbert": "close in meaning", "fasttext": "used in the same places in books",
+         "double_link": "linked through a word both bring to mind",
+         "word_collocations": "said side by side", "sentence_collocations": "found in the same sentences",
+         "association": "what people say first when they hear it (USF)",
+         "eat": "what people say first when they hear it (EAT)"}
 
 
 def parse_feature(name: str) -> tuple[str, str | None]:
@@ -180,6 +186,21 @@ class PeopleModel:
     def board_logits(self, words: Sequence[str]) -> np.ndarray:
         """Every hint of the vocabulary × cards: the logits of `logits`, all at once."""
         return self.features.board(words) @ self.coefficients
+
+    def links(self, clue: str, words: Sequence[str], targets: Sequence[str]) -> dict[str, str]:
+        """For each target, in plain words, the link that counts most for a person reading the
+        clue: the reading whose own feature adds most to the target's logit."""
+        values = self.features([clue], list(words))[0] * self.coefficients       # cards × features
+        readings = [r for r, _ in self.features.parsed]
+        said = {}
+        for target in targets:
+            row = values[list(words).index(target)]
+            best: dict[str, float] = {}
+            for reading, value in zip(readings, row, strict=True):
+                if reading in LINKS:
+                    best[reading] = best.get(reading, 0.0) + float(value)
+            said[target] = LINKS[max(best, key=best.get)] if best and max(best.values()) > 0 else "a guess"
+        return said
 
     def chances(self, clue: str, words: Sequence[str]) -> np.ndarray:
         """The chance that a person picks each card first for the clue."""
