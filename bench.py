@@ -143,7 +143,8 @@ def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
     if args.levels:
         return levels_main(args, argv, seeds, words)
     known = list(datasets.INITIALIZERS)
-    names = args.initializers or (["sbert"] if args.quick else known)
+    names = args.initializers or (["sbert"] if args.quick else
+                                  [n for n in known if n not in datasets.NOT_PLAYED])
     if unknown := [n for n in names if n not in known]:
         warn(f"bench: unknown initializer {', '.join(unknown)}: choose from {', '.join(known)}")
         return 2

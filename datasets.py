@@ -34,6 +34,7 @@ from initializers.recipe import (
     DEFAULT_INITIALIZER,
     FALLBACK,
     INITIALIZERS,
+    NOT_PLAYED,
     canonical,
     parts_of,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "SOURCES",
     "Catalog",
     "MissingSource",
+    "NOT_PLAYED",
     "availability",
     "load_sbert",
     "load_weights",

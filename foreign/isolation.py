@@ -1,7 +1,8 @@
 """Foreign means unread: no foreign agent's model or data is among what the game's AI reads.
 
 The AI's loaded weights read, through datasets' recipe, an SBERT model (a
-package or a path), the corpus files (collocations, fastText), USF and EAT.
+package or a path), the corpus files (collocations, fastText), USF, EAT and
+WordNet's files (phrases, from a package).
 `ai_reads` lists those as resolved paths and model names; `clash` says why one
 foreign source is among them (or None). A foreign source the AI comes to read
 stops being foreign and is dropped from the tier; the bench refuses to run the
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from evaluation.specs import leaves
 from foreign.vectors import SOURCES, Provenance
+from initializers.phrases import wordnet_folder
 
 MIN_FOREIGN = 2
 
@@ -77,6 +79,8 @@ def ai_reads(weights: Mapping[str, object], sources: Path, sbert_model: str | No
             models.add(Path(model).name)
             if (folder := model_path(model)) is not None:
                 paths.add(folder)
+    if "phrases" in bases and (folder := wordnet_folder()) is not None:
+        paths.add(folder.resolve())
     for base in bases:
         for source in datasets.BASE.get(base, ()):
             if base == "fasttext" and fasttext_model is not None:

