@@ -40,10 +40,10 @@ VARIANTS: dict[str, tuple[str, ...]] = {
         "sbert", "sbert~z", "sbert~top", "sbert~lead", "fasttext", "fasttext~z", "fasttext~top",
         "double_link", "double_link~z", "double_link~top", "word_collocations", "word_collocations~top",
         "sentence_collocations", "association", "association~top", "association~lead",
-        "eat", "eat~top", "eat~lead", "zipf"),
+        "eat", "eat~top", "eat~lead", "phrases", "zipf"),
     "norms": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "association", "association~top",
-              "association~lead", "eat", "eat~top", "eat~lead", "zipf"),
-    "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "zipf"),
+              "association~lead", "eat", "eat~top", "eat~lead", "phrases", "zipf"),
+    "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "phrases", "zipf"),
 }
 
 

@@ -31,7 +31,7 @@ PEOPLE_PATH = Path(__file__).resolve().parent.parent / "data" / "people.json"
 # The matrices a feature may read, by initializer name. Norms are raw strengths of a few
 # people out of a hundred: heavy-tailed, so they enter as square roots.
 READINGS = ("sbert", "fasttext", "double_link", "word_collocations", "sentence_collocations",
-            "association", "eat")
+            "association", "eat", "phrases")
 ROOTED = frozenset({"association", "eat"})
 # How a card stands among the face-down cards for a clue, under one reading.
 CONTEXTS = ("z", "top", "lead")
@@ -41,7 +41,8 @@ LINKS = {"sbert": "close in meaning", "fasttext": "used in the same places in bo
          "double_link": "linked through a word both bring to mind",
          "word_collocations": "said side by side", "sentence_collocations": "found in the same sentences",
          "association": "what people say first when they hear it (USF)",
-         "eat": "what people say first when they hear it (EAT)"}
+         "eat": "what people say first when they hear it (EAT)",
+         "phrases": "said together as one thing (WordNet)"}
 
 
 def parse_feature(name: str) -> tuple[str, str | None]:
