@@ -44,7 +44,7 @@ class CaptainSettings:
     seed: int = 0
 
 
-# The captain that plans for a person (docs/decisions/0033-a-captain-for-people.md): its partner
+# The captain that plans for a person (docs/decisions/0035-a-captain-for-people.md): its partner
 # is the model of people, read sharper than its fitted softmax, and it asks for two cards at most.
 FOR_PEOPLE = CaptainSettings(max_count=2, temperature=0.01)
 

@@ -22,7 +22,7 @@ from rapidfuzz.distance import Levenshtein
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, TEAMS, Board, Color, Outcome
 from common import board_words, hint_words
-from model import AGENTS, AI, CAPTAIN_MIN_DISTANCE, CAPTAINS, MAX_COUNT, Hint, hint_problem
+from model import AGENTS, AI, CAPTAIN_MIN_DISTANCE, CAPTAINS, MAX_COUNT, Hint, hint_problem, spoken
 from models.table import fit_for_table
 from players import AIAgent, AICaptain, AutoTeam, Game, GameOver, Guessed, HintGiven, RuleError, Team
 
@@ -326,11 +326,12 @@ def test_the_vectorised_hint_filter_agrees_with_hint_problem(position, given, se
                     | {weights.filter.index[g] for g in given})
     for i in sample:
         hint = weights.hints[i]
-        # The rules, and the AI's own two: fit for the table, not spelled like a face-down card.
+        # The rules, and the AI's own three: fit for the table, common enough for a person, not
+        # spelled like a face-down card.
         spelled_like = any(Levenshtein.normalized_distance(hint, w) < CAPTAIN_MIN_DISTANCE
                            for w in board.unrevealed_words())
         allowed = (hint_problem(hint, board) is None and hint not in given
-                   and fit_for_table(hint) and not spelled_like)
+                   and fit_for_table(hint) and spoken([hint])[0] and not spelled_like)
         assert legal[i] == allowed, (hint, hint_problem(hint, board))
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color
 from common import board_words, hint_words
-from model import AI, GreedyAgent, Hint, Weights, agent_plays, hint_problem
+from model import AI, FOR_PEOPLE, GreedyAgent, Hint, Weights, agent_plays, hint_problem
 from protocol import MAX_EXTRA_WORDS, Engine, forget_extra_words, serve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -374,7 +374,8 @@ def test_an_illegal_choice_of_the_captain_is_never_sent():
 def test_a_team_alone_asks_for_more_cards_as_a_miss_costs_it_nothing():
     # "ocean" reads three red and three blue cards alike. Racing blue, a blue card costs a turn
     # and brings blue nearer its win, so the captain asks for one; alone (single-team mode, as
-    # in the Codenames AI Competition) a miss only ends the turn, so it asks for three.
+    # in the Codenames AI Competition) a miss only ends the turn, so it asks for as many as a
+    # person is asked for (FOR_PEOPLE: two).
     words = [*SEA[:3], "sand", "coral", "reef", *(f"card{letter}" for letter in "abcdefghijklmnopqrs")]
     matrix = np.full((1, len(words)), 0.05, dtype=np.float32)
     matrix[0, :6] = 0.9
@@ -383,7 +384,7 @@ def test_a_team_alone_asks_for_more_cards_as_a_miss_costs_it_nothing():
     request = {"op": "clue", "board": words, "key": [c.value for c in key], "team": "red"}
     assert engine.handle(request)["count"] == 1
     assert engine.handle({**request, "alone": False})["count"] == 1
-    assert engine.handle({**request, "alone": True})["count"] == 3
+    assert engine.handle({**request, "alone": True})["count"] == FOR_PEOPLE.max_count == 2
 
 
 DEEP = {

@@ -210,7 +210,7 @@ def test_cumsum_captain_on_sbert_weights(tmp_path, sbert_loaded):
 
 # --- the captain and the agent on a hand-made matrix ------------------------------------
 
-HINTS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")
+HINTS = ("alpha", "money", "charlie", "delta", "echo", "music")   # words common enough to give
 
 
 def hand_made(rows: dict[str, dict[str, float]]) -> Weights:
@@ -234,7 +234,7 @@ def test_the_hand_made_hints_are_legal_on_the_board():
 
 def test_cumsum_captain_finds_the_known_best_hint_and_count():
     w = hand_made({"alpha": {"apple": 0.9, "bridge": 0.85, "castle": 0.8},
-                   "bravo": {"dragon": 0.6}})
+                   "money": {"dragon": 0.6}})
     choice = CumsumCaptain(w).give_hint(fixed_board(), RED)
     assert choice.hint == Hint("alpha", 3)
     assert choice.targets == ("apple", "bridge", "castle")
@@ -261,17 +261,17 @@ def test_the_count_stops_before_the_assassin():
 
 
 def test_the_captain_plays_for_blue_with_blue_cards():
-    w = hand_made({"alpha": {"apple": 0.9, "bridge": 0.9}, "foxtrot": {"lemon": 0.8, "orange": 0.8}})
-    assert CumsumCaptain(w).give_hint(fixed_board(), BLUE).hint == Hint("foxtrot", 2)
+    w = hand_made({"alpha": {"apple": 0.9, "bridge": 0.9}, "music": {"lemon": 0.8, "orange": 0.8}})
+    assert CumsumCaptain(w).give_hint(fixed_board(), BLUE).hint == Hint("music", 2)
 
 
 def test_the_ai_never_repeats_a_hint_it_gave():
-    w = hand_made({"alpha": {"apple": 0.9, "bridge": 0.9}, "bravo": {"castle": 0.8},
+    w = hand_made({"alpha": {"apple": 0.9, "bridge": 0.9}, "money": {"castle": 0.8},
                    "charlie": {"dragon": 0.7}})
     captain = AICaptain(CumsumCaptain(w))
     game = Game(fixed_board(), {RED: Team(RED, captain, None), BLUE: AutoTeam(BLUE)}, seed=0)
     hints = [captain.give_hint(game).word for _ in range(3)]
-    assert hints == ["alpha", "bravo", "charlie"]          # best first, each once
+    assert hints == ["alpha", "money", "charlie"]          # best first, each once
     assert captain.given == hints
 
 
