@@ -35,8 +35,8 @@ def add_ai_arguments(p: argparse.ArgumentParser) -> None:
 def load_ai(args: argparse.Namespace, board_words: Sequence[str] = (), partners: bool = True) -> AI:
     """The AI players' weights and strategies, as the flags choose them.
 
-    `partners=False` when no AI captain will have an agent other than its twin:
-    the other matrices are then not loaded, as no captain would check hints against them.
+    `partners=False` when every AI captain plans for its own twin agent and no person's hint is
+    read: the other matrices, which the model of people reads, are then not loaded.
     """
     import datasets
 

@@ -207,10 +207,11 @@ def play(args: argparse.Namespace) -> int:
     if needs_ai:
         download.offer(args.sources)   # once, in a terminal, when there is no dataset yet
     try:
-        # An AI captain guessed for by a person checks its hints against every matrix, and the
-        # model of people that reads a person's hints (or plans for a person) reads them all.
-        unknown_agents = any(k in ("ai:human", "human:ai") for k in kinds.values())
-        ai = load_ai(args, partners=unknown_agents) if needs_ai else None
+        # The model of people reads every matrix: it reads a person's hints, and the captain plans
+        # for it, but at a level whose captain plans for its own twin.
+        twins = level is not None and LEVELS[level].twin
+        for_people = any(k != "auto" and not (k == "ai:ai" and twins) for k in kinds.values())
+        ai = load_ai(args, partners=for_people) if needs_ai else None
     except (OSError, ValueError, RuntimeError) as error:   # a bad flag or a missing model
         warn(f"cannot build the AI: {error}")
         return 2

@@ -44,6 +44,7 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     "norms": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "association", "association~top",
               "association~lead", "eat", "eat~top", "eat~lead", "phrases", "zipf"),
     "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "phrases", "zipf"),
+    "sbert": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "zipf"),   # a matrix alone
 }
 
 

@@ -67,7 +67,7 @@ def test_the_richest_variant_the_matrices_allow_plays() -> None:
 
 def test_the_committed_model_has_an_embedded_variant_and_plays_on_sbert_alone() -> None:
     fits = load_fits()
-    assert fits[-1].readings == {"sbert"}
+    assert fits[-2].name == "embedded" and fits[-1].readings == {"sbert"}
     people = PeopleModel.of(readings(norms=False))
     assert people.fit is not None and people.chances("sea", list(WORDS)).sum() == pytest.approx(1)
 
@@ -97,8 +97,10 @@ def test_the_ai_reads_a_persons_clue_with_the_people_model_unless_told_otherwise
     assert isinstance(ai.people_agent(), PeopleAgent)
     assert type(ai.agent()) is model.GreedyAgent
     assert type(model.AI(sbert, "margin", "softmax").people_agent()) is model.Agent
-    # without datasets (the catalog says so in one line: test_game_cli), the embedded variant reads
-    assert ai.people.fit.name == "embedded"
+    # SBERT alone (no dataset, no partner: the catalog says so in one line, test_game_cli)
+    assert ai.people.fit.name == "sbert"
+    phrases = Weights("phrases", HINTS, WORDS, np.zeros((2, 3), np.float32))
+    assert model.AI(sbert, partners=[phrases]).people.fit.name == "embedded"
 
 
 def test_the_people_agent_is_registered_on_importing_model() -> None:

@@ -87,7 +87,8 @@ def test_the_committed_coefficients_are_a_fit_of_every_variant() -> None:
     for fit in fits:
         assert fit.features == people_fit.VARIANTS[fit.name]
         assert len(fit.coefficients) == len(fit.features) and all(np.isfinite(fit.coefficients))
-    assert fits[-1].readings == {"sbert"}   # the embedded default needs no dataset
+    assert fits[-2].readings == {"sbert", "phrases"}   # the embedded default needs no dataset
+    assert fits[-1].readings == {"sbert"}              # nor does a matrix alone
     assert Fit.from_json(fits[0].to_json()) == fits[0]
 
 
