@@ -107,3 +107,27 @@ def test_the_people_agent_is_registered_on_importing_model() -> None:
     code = "import model, sys; sys.exit(0 if 'people' in model.AGENTS else 1)"
     assert subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
                           ).returncode == 0
+
+
+def test_every_level_gives_hints_from_one_vocabulary_never_below_the_frequency_floor() -> None:
+    # Issue 41: a person watches every AI team, so every level speaks a person's words.
+    import datasets
+    from board import deal
+    from common import board_words
+    from model import LEVELS, MIN_HINT_ZIPF, Situation, zipf
+
+    sbert = datasets.load_weights("sbert", sources=Path("/nonexistent"))
+    ai = model.AI(sbert)
+    for seed in range(3):
+        board, _ = deal(seed, board_words())
+        captains = [ai.captain(twin=True, level=level) for level in LEVELS.values()]
+        masks = {tuple(Situation.of(c.weights, board, board.starting_team).legal) for c in captains}
+        assert len(masks) == 1   # one legal vocabulary, whatever the level
+        for level in LEVELS.values():
+            captain = ai.captain(twin=True, level=level)
+            hint = captain.give_hint(board, board.starting_team).hint
+            assert zipf([hint.word])[0] >= MIN_HINT_ZIPF, (level.name, hint)
+        person = ai.captain().give_hint(board, board.starting_team).hint   # ai:human
+        assert zipf([person.word])[0] >= MIN_HINT_ZIPF
+    legal = sbert.filter.legal(deal(0, board_words())[0])
+    assert zipf([h for h, ok in zip(sbert.hints, legal, strict=True) if ok]).min() >= MIN_HINT_ZIPF
