@@ -109,8 +109,9 @@ def measure_hints(games: int) -> tuple[str, list[float], list[float]]:
     import datasets
     from board import TEAMS, Board
     from common import board_words
+    from engine import Game, Team
     from model import AI, HintFilter
-    from players import AIAgent, AICaptain, Game, Team
+    from players import AIAgent, AICaptain
 
     weights, partners = datasets.load_with_partners()
     ai = AI(weights, partners=partners)   # as `python main.py` builds it

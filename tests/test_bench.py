@@ -14,7 +14,7 @@ import model
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Outcome
 from common import ROOT
 from evaluation import loading
-from evaluation.games import LOSS_SCORE, MAX_HINTS, TEST_OFFSET, DuelResult, HintRecord, SoloResult, play_solo
+from evaluation.games import LOSS_SCORE, TEST_OFFSET, DuelResult, HintRecord, SoloResult, play_solo
 from evaluation.runner import Setup, players_of, run_solo
 from evaluation.specs import Spec, base_sources, build, parse_strategy, partners_for
 from evaluation.stats import Estimate, bootstrap_ratio, count_table, pooled, summarize, summarize_duels
@@ -54,7 +54,7 @@ class ScriptedAgent:
     def __init__(self, words):
         self.words, self.asked = list(words), 0
 
-    def guess(self, board, hint, guessed, rng):
+    def guess(self, board, hint, guessed, rng, team=None):
         self.asked += 1
         return self.words.pop(0)
 
@@ -77,8 +77,8 @@ def test_a_scripted_win_scores_its_number_of_hints():
     assert [h.outcomes[-1] for h in result.hints] == [OWN, NEU, OWN]
     assert agent.asked == 10 and not agent.words
     assert captain.seen_given == [[], ["alpha"], ["alpha", "beta"]]   # no hint can repeat
-    assert captain.observed == [("alpha", 25, REDS[:4]), ("beta", 21, REDS[4:6] + [NEUTRALS[0]]),
-                                ("gamma", 18, REDS[6:9])]
+    # Told before each next hint what the last one turned over (the game ended after the third).
+    assert captain.observed == [("alpha", 25, REDS[:4]), ("beta", 21, REDS[4:6] + [NEUTRALS[0]])]
     counts = result.counts()
     assert counts["own_revealed"] == 9 and counts["guesses"] == 10 and counts["asked"] == 8
     assert counts["delivered"] == 3 + 2 + 3 and counts["fulfilled"] == 3 and counts["illegal"] == 0
@@ -107,9 +107,9 @@ def test_an_illegal_hint_is_counted():
     assert result.won
 
 
-def test_an_agent_that_stops_at_once_still_uses_up_the_hints():
-    result, _, _ = solo([(f"hint{c}", 1) for c in string.ascii_lowercase[:25]], [None] * 25)
-    assert len(result.hints) == MAX_HINTS and not result.won and result.score == 25
+def test_an_agent_that_passes_before_guessing_is_a_failure():
+    result, _, _ = solo([("alpha", 1)], [None])
+    assert result.failure and len(result.hints) == 1 and not result.won and result.score == 25
 
 
 def test_an_invalid_guess_is_a_failure_and_a_loss():
@@ -306,7 +306,7 @@ def test_quick_run_writes_a_consistent_report(tiny, tmp_path):
     made, words_file = tiny
     captains, agents = list(model.CAPTAINS)[:2], list(model.AGENTS)[:2]
     out = tmp_path / "out"
-    code = bench.main(["--quick", "--seeds", "2", "--initializers", *made, "--words", str(words_file),
+    code = bench.COMMAND.main(["--quick", "--seeds", "2", "--initializers", *made, "--words", str(words_file),
                        "--captains", *captains, "--agents", *agents, "--out", str(out)])
     assert code == 0
     report = json.loads((out / "benchmark.json").read_text())
@@ -338,7 +338,7 @@ def test_a_quick_run_never_overwrites_the_committed_report(tiny, tmp_path, monke
     reports = tmp_path / "reports"
     monkeypatch.setattr(bench, "REPORTS_DIR", reports)
     monkeypatch.setattr(bench, "QUICK_REPORTS_DIR", reports / "quick")
-    assert bench.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
+    assert bench.COMMAND.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
                        "--captains", "cumsum", "--agents", "greedy", "--no-two-team"]) == 0
     assert sorted(p.name for p in reports.iterdir()) == ["quick"]   # nothing beside it
     assert (reports / "quick" / "benchmark.md").exists()
@@ -349,7 +349,7 @@ def test_a_report_without_disjoint_pairs_says_so(tiny, tmp_path, monkeypatch):
     made, words_file = tiny
     monkeypatch.setattr(datasets, "parts_of", lambda name: [] if name == "corpus" else ["corpus"])
     out = tmp_path / "out"
-    assert bench.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
+    assert bench.COMMAND.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
                        "--captains", "cumsum", "--agents", "greedy", "--no-two-team",
                        "--out", str(out)]) == 0
     assert json.loads((out / "benchmark.json").read_text())["single_team"]["headline"][
@@ -409,9 +409,9 @@ def test_single_team_captains_know_they_play_alone_and_two_team_ones_do_not(tiny
 
 
 def test_bad_requests_are_refused_without_a_traceback(tiny, capsys):
-    assert bench.main(["--initializers", "nosuch"]) == 2
-    assert bench.main(["--captains", "nosuch", "--initializers", "tinya"]) == 2
-    assert bench.main(["--seeds", "0"]) == 2
+    assert bench.COMMAND.main(["--initializers", "nosuch"]) == 2
+    assert bench.COMMAND.main(["--captains", "nosuch", "--initializers", "tinya"]) == 2
+    assert bench.COMMAND.main(["--seeds", "0"]) == 2
     assert "unknown" in capsys.readouterr().err
 
 

@@ -36,8 +36,9 @@ import initializers.catalog
 import initializers.sbert
 from board import TEAMS, Board
 from common import StaleCache, load_matrix, save_matrix, sidecar
+from engine import Game, Team
 from model import AI
-from players import AIAgent, AICaptain, Game, Team
+from players import AIAgent, AICaptain
 
 ROOT = Path(__file__).resolve().parent.parent
 META = {"initializer": "test", "inputs": "abc"}

@@ -25,8 +25,10 @@ from hypothesis import strategies as st
 
 from board import BLUE, RED, TEAMS, Board
 from common import board_words, hint_words
+from engine import AutoTeam, Game, Team
 from model import AI, MAX_COUNT, Hint, Weights, hint_problem
-from players import AIAgent, AutoTeam, Game, HumanAgent, HumanCaptain, QuitGame, Team, read_command
+from players import AIAgent, HumanAgent, HumanCaptain
+from prompts import QuitGame, read_command
 from renderer import Renderer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))

@@ -14,8 +14,9 @@ from helpers import ASSASSIN_WORD, BLUE_WORDS, KEY, NEUTRAL_WORDS, RED_WORDS, WO
 
 import initializers.sbert
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
+from engine import AutoTeam, Game, Team
 from model import Agent, CumsumCaptain, Hint, NoLegalHint, Weights, agent_plays, hint_problem
-from players import AICaptain, AutoTeam, Game, Team
+from players import AICaptain
 
 TINY_HINTS = ["sea", "music", "money", "fire", "king"]
 TINY_WORDS = ["ocean", "piano", "bank", "flame", "crown", "whale"]
