@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cluster import add_scheduler_argument, scheduler_address
@@ -41,21 +41,21 @@ def load_ai(args: argparse.Namespace, board_words: Sequence[str] = (), partners:
     """
     import datasets
 
-    options = {"sources": args.sources, "sbert_model": args.sbert_model, "rebuild": args.rebuild,
-               "fasttext_model": getattr(args, "fasttext_model", None),
-               "scheduler": scheduler_address(getattr(args, "scheduler", None))}
+    settings = datasets.Settings(sources=args.sources, sbert_model=args.sbert_model, rebuild=args.rebuild,
+                                 fasttext_model=getattr(args, "fasttext_model", None),
+                                 scheduler=scheduler_address(getattr(args, "scheduler", None)))
     captain = args.captain or DEFAULT_CAPTAIN
 
-    def load(name: str | None, **options) -> tuple:
+    def load(name: str | None, settings: datasets.Settings) -> tuple:
         if partners and captain == ExpectedCaptain.name:   # the one strategy that checks partners
-            return datasets.load_with_partners(name, **options)
-        return datasets.load_weights(name, **options), []
+            return datasets.load_with_partners(name, settings)
+        return datasets.load_weights(name, settings), []
 
     try:
-        weights, others = load(args.initializer, **options)
+        weights, others = load(args.initializer, settings)
     except datasets.MissingSource as missing:   # asked by name, but its source is not there
         warn(f"{missing}; playing with the best available initializer instead")
-        weights, others = load(None, **{**options, "rebuild": None})
+        weights, others = load(None, replace(settings, rebuild=None))
     weights.add_words(board_words)
     return AI(weights, captain, args.agent or DEFAULT_AGENT, others)
 

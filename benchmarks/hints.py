@@ -1,6 +1,6 @@
 """The hints a person gets from the game's captain, with its reasons (`--explain`), on seeded boards.
 
-    python benchmarks/hints.py --sources ../shared/datasets --seeds 12 > reports/hints.md
+    python -m benchmarks.hints --sources ../shared/datasets --seeds 12 > reports/hints.md
 
 The captain is the one an `ai:human` team plays with (it plans for an unknown agent and checks
 its hints against every loaded matrix). Each board is played alone to its end by the agent
@@ -14,14 +14,12 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import datasets  # noqa: E402
-from board import deal  # noqa: E402
-from common import SOURCES_DIR, board_words  # noqa: E402
-from evaluation.games import TEST_OFFSET, play_solo  # noqa: E402
-from model import AI  # noqa: E402
-from renderer import explanation  # noqa: E402
+import datasets
+from board import deal
+from common import SOURCES_DIR, board_words
+from evaluation.games import TEST_OFFSET, play_solo
+from model import AI
+from renderer import explanation
 
 
 class Explained:
@@ -48,7 +46,7 @@ def main(argv: list[str]) -> int:
     words = list(board_words())
     weights.add_words(words)
     ai = AI(weights, partners=partners)
-    print(f"# Hints a person gets, with `--explain`\n\n`python benchmarks/hints.py --seeds {args.seeds}"
+    print(f"# Hints a person gets, with `--explain`\n\n`python -m benchmarks.hints --seeds {args.seeds}"
           f" --seed-offset {args.seed_offset}` ({weights.name}; partners: "
           f"{', '.join(w.name for w in partners) or 'none'})\n")
     for seed in range(args.seed_offset, args.seed_offset + args.seeds):

@@ -1,7 +1,7 @@
 """Soak: thousands of AI-vs-AI games of random compositions, audited against the rules.
 
-    python benchmarks/soak.py                     # 10,000 games, 2 worker processes
-    python benchmarks/soak.py --games 500 --workers 1
+    python -m benchmarks.soak                     # 10,000 games, 2 worker processes
+    python -m benchmarks.soak --games 500 --workers 1
 
 Each game draws, for each team, 'auto' or an AI captain and agent of random
 strategies (model.CAPTAINS × model.AGENTS), plays on the embedded default
@@ -23,16 +23,13 @@ import time
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from board import ASSASSIN, NEUTRAL, TEAMS, Board, Color, Outcome  # noqa: E402
-from common import progress  # noqa: E402
+from board import ASSASSIN, NEUTRAL, TEAMS, Board, Color, Outcome
+from common import progress
 from engine import AutoTeam, Game, GameOver, Guessed, HintGiven, Passed, Team, TurnEnded, TurnStarted
-from model import AGENTS, AI, CAPTAINS, MAX_COUNT, Hint, hint_problem  # noqa: E402
+from model import AGENTS, AI, CAPTAINS, MAX_COUNT, Hint, hint_problem
 from players import AIAgent, AICaptain
 
 # --- the rules, restated independently of the engine ---------------------------------------

