@@ -76,7 +76,7 @@ from initializers.tables import (
     hint_rows_of,
     sparse_from,
 )
-from models.weights import Weights
+from model import Weights
 
 COUNTS = {"neighbour": neighbour_counts, "sentence": sentence_counts}
 

@@ -20,7 +20,7 @@ from common import (
     words_hash,
 )
 from initializers.tables import Table
-from models.weights import Weights
+from model import Weights
 
 
 class SbertTable(Table):
