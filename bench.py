@@ -14,8 +14,8 @@ guessers fitted to people's play from data it does not read as its own voice; th
 tier (evaluation/foreign_tier.py): agents built from data its AI never reads. Same-family
 cross-play follows: pairs whose captain and agent read different matrices. Self-play flatters every bot
 and is shown beside it, never as a headline. Rates and means carry 95% bootstrap intervals (fixed rng).
-Nothing here changes the rules: games run on `board.Board` and the models of
-model.py; two-team games on `players.Game`. This module is the command (its flags, the run,
+Nothing here changes the rules: every game runs on the game's engine (`engine.Game`) with the
+models of model.py. This module is the command (its flags, the run,
 the levels' branch); what it measures, and how, lives in evaluation/.
 """
 
@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import model
-from cli import command_parser
+from cli import Command
 from cluster import add_scheduler_argument, scheduler_address
 from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, SOURCES_DIR, atomic_write_bytes, load_words, warn
 from evaluation import foreign_tier, human_models
@@ -57,11 +56,6 @@ EPILOG = """examples:
   python main.py bench --sources ../shared/datasets   the full matrix
   python main.py bench --captains cumsum cumsum:gap=3 --agents softmax --seeds 50
   python main.py bench --levels                       the game's AI levels"""
-
-
-def parser() -> argparse.ArgumentParser:
-    """`python main.py bench`'s own parser."""
-    return command_parser("bench", DESCRIPTION, EPILOG, add_arguments)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -93,7 +87,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="Dask workers on this machine (default 1: no cluster; results do not depend on "
                         "it, latencies do)")
     add_scheduler_argument(p, "the games")
-    p.add_argument("--duet", action="store_true", help="also run the Duet benchmark (duet.py)")
+    p.add_argument("--duet", action="store_true", help="also run the Duet benchmark (duet/benchmark.py)")
     p.add_argument("--levels", action="store_true",
                    help="only measure the game's AI levels (easy, normal, hard) with the game's AI, "
                         "alone and against the reference team; writes levels.md")
@@ -117,17 +111,12 @@ def specs(requested: Sequence[str] | None, registry: dict, initializers: Sequenc
     return [Spec(name, i, params) for i in initializers for name, params in styles]
 
 
-def main(argv: list[str]) -> int:
-    """`python main.py bench ARGV`."""
-    return run(parser().parse_args(argv), argv)
-
-
-def run(args: argparse.Namespace, argv: Sequence[str] | None = None) -> int:
-    """Run the benchmark and write the report; returns a process exit code. `argv`, the
-    command's own arguments, is recorded in the report (default: this process's)."""
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark and write the report; returns a process exit code. The command's own
+    arguments (`args.argv`) are recorded in the report."""
     import datasets
 
-    argv = list(sys.argv[2:] if argv is None else argv)
+    argv = args.argv
     out = args.out or (QUICK_REPORTS_DIR if args.quick else REPORTS_DIR)
     started = time.perf_counter()
     n_seeds = args.seeds if args.seeds is not None else (QUICK_SEEDS if args.quick else DEFAULT_SEEDS)
@@ -214,5 +203,4 @@ def levels_main(args: argparse.Namespace, argv: list[str], seeds: list[int], wor
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+COMMAND = Command("bench", SUMMARY, DESCRIPTION, add_arguments, run, EPILOG)

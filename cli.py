@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cluster import add_scheduler_argument, scheduler_address
@@ -40,29 +41,58 @@ def load_ai(args: argparse.Namespace, board_words: Sequence[str] = (), partners:
     """
     import datasets
 
-    options = {"sources": args.sources, "sbert_model": args.sbert_model, "rebuild": args.rebuild,
-               "fasttext_model": getattr(args, "fasttext_model", None),
-               "scheduler": scheduler_address(getattr(args, "scheduler", None))}
+    settings = datasets.Settings(sources=args.sources, sbert_model=args.sbert_model, rebuild=args.rebuild,
+                                 fasttext_model=getattr(args, "fasttext_model", None),
+                                 scheduler=scheduler_address(getattr(args, "scheduler", None)))
     captain = args.captain or DEFAULT_CAPTAIN
 
-    def load(name: str | None, **options) -> tuple:
+    def load(name: str | None, settings: datasets.Settings) -> tuple:
         if partners and captain == ExpectedCaptain.name:   # the one strategy that checks partners
-            return datasets.load_with_partners(name, **options)
-        return datasets.load_weights(name, **options), []
+            return datasets.load_with_partners(name, settings)
+        return datasets.load_weights(name, settings), []
 
     try:
-        weights, others = load(args.initializer, **options)
+        weights, others = load(args.initializer, settings)
     except datasets.MissingSource as missing:   # asked by name, but its source is not there
         warn(f"{missing}; playing with the best available initializer instead")
-        weights, others = load(None, **{**options, "rebuild": None})
+        weights, others = load(None, replace(settings, rebuild=None))
     weights.add_words(board_words)
     return AI(weights, captain, args.agent or DEFAULT_AGENT, others)
 
 
-def command_parser(name: str, description: str, epilog: str | None,
-                   add_arguments: Callable[[argparse.ArgumentParser], None]) -> argparse.ArgumentParser:
-    """The parser of `python main.py NAME` on its own (main.py builds the same as a subcommand)."""
-    p = argparse.ArgumentParser(prog=f"python main.py {name}", description=description, epilog=epilog,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_arguments(p)
-    return p
+@dataclass(frozen=True)
+class Command:
+    """A subcommand of `python main.py` (bench, serve, companion, duet): its name, its help, its
+    flags and what runs it. main.py adds it to its own parser (`add_to`); `main(argv)` runs it alone.
+
+    `run(args, **options)` gets the parsed flags, with the command's own arguments in `args.argv`.
+    """
+
+    name: str
+    summary: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[..., int]
+    epilog: str | None = None
+
+    def texts(self) -> dict:
+        return {"description": self.description, "epilog": self.epilog,
+                "formatter_class": argparse.RawDescriptionHelpFormatter}
+
+    def parser(self) -> argparse.ArgumentParser:
+        """The parser of `python main.py NAME` on its own."""
+        p = argparse.ArgumentParser(prog=f"python main.py {self.name}", **self.texts())
+        self.add_arguments(p)
+        return p
+
+    def add_to(self, commands: argparse._SubParsersAction) -> None:
+        """Add this command to main.py's subcommands."""
+        p = commands.add_parser(self.name, help=self.summary, **self.texts())
+        self.add_arguments(p)
+        p.set_defaults(run=self.run)
+
+    def main(self, argv: Sequence[str], **options) -> int:
+        """`python main.py NAME ARGV`: parse the flags and run; returns a process exit code."""
+        args = self.parser().parse_args(list(argv))
+        args.argv = list(argv)
+        return self.run(args, **options)

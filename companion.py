@@ -36,10 +36,10 @@ from board import (
     counts,
     parse_color,
 )
-from cli import add_ai_arguments, command_parser
+from cli import Command, add_ai_arguments
 from common import DATA_DIR, atomic_write_bytes, normalise, warn
 from model import AI, Hint, NoLegalHint, agent_plays, hint_problem, parse_hint
-from players import QuitGame, did_you_mean, read_command
+from prompts import QuitGame, did_you_mean, read_command
 from renderer import ConsoleTerminal, Renderer, explanation
 
 DEFAULT_STATE = DATA_DIR / "companion.json"
@@ -429,11 +429,6 @@ step and resumed when you start again."""
 SUMMARY = "a helper for a game at a real table: clues and rankings on demand"
 
 
-def parser() -> argparse.ArgumentParser:
-    """`python main.py companion`'s own parser."""
-    return command_parser("companion", DESCRIPTION, None, add_arguments)
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The companion's flags: the table's files, the saved session, the AI's."""
     p.add_argument("--words", type=Path, metavar="FILE", help="the 25 words on the table, from a file")
@@ -442,11 +437,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where the session is saved and resumed from (default data/companion.json)")
     p.add_argument("--new", action="store_true", help="start a new session, forgetting the saved one")
     add_ai_arguments(p)
-
-
-def main(argv: list[str], stream: TextIO | None = None, load_ai=None) -> int:
-    """`python main.py companion ARGV`."""
-    return run(parser().parse_args(argv), stream, load_ai)
 
 
 def run(args: argparse.Namespace, stream: TextIO | None = None, load_ai=None) -> int:
@@ -493,3 +483,6 @@ def run(args: argparse.Namespace, stream: TextIO | None = None, load_ai=None) ->
         warn(f"companion: {error}")
         return 1
     return 0
+
+
+COMMAND = Command("companion", SUMMARY, DESCRIPTION, add_arguments, run)

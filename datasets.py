@@ -22,8 +22,8 @@ fasttext_vectors, sbert, cache, recipe and catalog.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
-from pathlib import Path
+from dataclasses import replace
+from typing import Any
 
 from common import sweep_temporaries, warn
 from initializers.catalog import Catalog
@@ -36,9 +36,11 @@ from initializers.recipe import (
     INITIALIZERS,
     NOT_PLAYED,
     canonical,
+    leaves,
     parts_of,
 )
-from initializers.sbert import SBERT_TEMPLATES, load_sbert, sbert_weights
+from initializers.sbert import SBERT_TEMPLATES, load_sbert, packaged_minilm, sbert_weights
+from initializers.settings import Settings
 from initializers.sources import SOURCES, MissingSource, download_command
 from model import Weights
 
@@ -51,13 +53,16 @@ __all__ = [
     "SBERT_TEMPLATES",
     "SOURCES",
     "Catalog",
+    "Settings",
     "MissingSource",
     "NOT_PLAYED",
     "availability",
+    "leaves",
     "load_sbert",
     "load_weights",
     "load_with_partners",
     "missing_notice",
+    "packaged_minilm",
     "parts_of",
     "read_eat",
     "read_usf",
@@ -88,37 +93,31 @@ def warm_up(*weights: Weights) -> None:
 # --- choosing an initializer --------------------------------------------------------
 
 
-def availability(sources: Path | str | None = None, fasttext_model: Path | str | None = None,
-                 sbert_model: str | None = None) -> dict[str, str | None]:
+def settings_of(settings: Settings | None, changes: dict[str, Any]) -> Settings:
+    """`settings` (default: every default) with the fields named in `changes` changed."""
+    return replace(settings or Settings(), **changes)
+
+
+def availability(settings: Settings | None = None, **changes: Any) -> dict[str, str | None]:
     """Each initializer with None when its sources are present, else what is missing and how
     to add it (one line). For the CLI to list."""
-    return Catalog((), (), sources=sources, sbert_model=sbert_model,
-                   fasttext_model=fasttext_model).available()
+    return Catalog(settings_of(settings, {"hints": (), "words": (), **changes})).available()
 
 
-def load_weights(name: str | None = None, sources: Path | None = None,
-                 sbert_model: str | None = None, rebuild: list[str] | None = None,
-                 hints: Sequence[str] | None = None, words: Sequence[str] | None = None,
-                 fasttext_model: Path | None = None, cache_dir: Path | None = None,
-                 scheduler: str | None = None) -> Weights:
+def load_weights(name: str | None = None, settings: Settings | None = None, **changes: Any) -> Weights:
     """The weights of a named initializer (default: the combined recipe over the available
     sources, SBERT alone without any), from cache when fresh.
 
-    `rebuild` lists initializers to rebuild first; an empty list rebuilds every
-    available one. A missing source leaves its initializer out with one line on
-    stderr; asking by name for one whose source is missing raises MissingSource. Collocations
-    are counted on the Dask cluster `scheduler` names, if any (cluster.py).
+    `settings` (initializers/settings.py) says where the sources and the cache are and what to
+    rebuild; a keyword changes one of its fields (`sources=`, `words=`, ...). A missing source
+    leaves its initializer out with one line on stderr; asking by name for one whose source is
+    missing raises MissingSource.
     """
-    return _open(name, Catalog(hints, words, sources=sources, cache_dir=cache_dir,
-                               sbert_model=sbert_model, fasttext_model=fasttext_model,
-                               rebuild=rebuild, scheduler=scheduler))
+    return _open(name, Catalog(settings_of(settings, changes)))
 
 
-def load_with_partners(name: str | None = None, sources: Path | None = None,
-                       sbert_model: str | None = None, rebuild: list[str] | None = None,
-                       hints: Sequence[str] | None = None, words: Sequence[str] | None = None,
-                       fasttext_model: Path | None = None, cache_dir: Path | None = None,
-                       scheduler: str | None = None) -> tuple[Weights, list[Weights]]:
+def load_with_partners(name: str | None = None, settings: Settings | None = None, **changes: Any
+                       ) -> tuple[Weights, list[Weights]]:
     """`load_weights`, and every other available initializer's weights from the same catalog
     (which has read most of their tables already), for the expected captain to check its
     hints against, so that they work for agents unlike itself.
@@ -128,8 +127,7 @@ def load_with_partners(name: str | None = None, sources: Path | None = None,
     and 55% checking the dense ones alone (SBERT, fastText): a hint must then be
     known, and safe, in many minds.
     """
-    catalog = Catalog(hints, words, sources=sources, cache_dir=cache_dir, sbert_model=sbert_model,
-                      fasttext_model=fasttext_model, rebuild=rebuild, scheduler=scheduler)
+    catalog = Catalog(settings_of(settings, changes))
     weights = _open(name, catalog)
     partners = []
     for other in INITIALIZERS:

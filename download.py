@@ -14,7 +14,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from cli import command_parser
+from cli import Command
 from common import DATA_DIR, SOURCES_DIR, sha256_file, warn
 from initializers.fetch import (
     BASE_URL_VARIABLE,
@@ -63,7 +63,7 @@ known when this was written; they could not be tried from the machines it was ma
 
 def parser() -> argparse.ArgumentParser:
     """`python main.py datasets`'s own parser."""
-    return command_parser("datasets", DESCRIPTION, EPILOG, add_arguments)
+    return COMMAND.parser()
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -93,10 +93,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str]) -> int:
     """`python main.py datasets ARGV`."""
-    return run(parser().parse_args(argv))
+    return COMMAND.main(argv)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, **options) -> int:
     if getattr(args, "action", None) == "download":
         names = args.names or [n for n, d in datasets().items() if d.default]
         return fetch(names, args.sources, base_url=args.base_url, pause=args.pause, timeout=args.timeout,
@@ -200,3 +200,7 @@ def interactive() -> bool:
         return sys.stdin.isatty() and sys.stdout.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+COMMAND = Command("datasets", "download the datasets, or say which are there", DESCRIPTION, add_arguments,
+                  run, EPILOG)

@@ -19,22 +19,10 @@ import protocol
 from board import BLUE, RED, TEAMS, Board, Color, game_rngs
 from cli import add_ai_arguments, load_ai
 from common import BOARD_WORDS_PATH, GAMES_LOG_PATH, load_words, parse_seed, warn
+from engine import AutoTeam, Game, RuleError, Team, TurnStarted
 from model import AI, DEFAULT_LEVEL, LEVELS
-from players import (
-    COMPOSITIONS,
-    AIAgent,
-    AICaptain,
-    AutoTeam,
-    Game,
-    HumanAgent,
-    HumanCaptain,
-    QuitGame,
-    RuleError,
-    Team,
-    TurnStarted,
-    parse_composition,
-    read_line,
-)
+from players import COMPOSITIONS, AIAgent, AICaptain, HumanAgent, HumanCaptain, parse_composition
+from prompts import QuitGame, read_line
 from renderer import RULES, ConsoleTerminal, Renderer
 
 DESCRIPTION = """Play Codenames in the console against, or alongside, an AI.
@@ -53,8 +41,8 @@ EPILOG = """examples:
 commands: python main.py bench|serve|companion|duet|datasets --help"""
 
 
-# The other commands: each module adds its flags to its subcommand and runs it.
-COMMANDS = {"bench": bench, "serve": protocol, "companion": companion, "duet": duet, "datasets": download}
+# The other commands, each with its flags and what runs it.
+COMMANDS = (bench.COMMAND, protocol.COMMAND, companion.COMMAND, duet.COMMAND, download.COMMAND)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -78,12 +66,8 @@ def parser() -> argparse.ArgumentParser:
                    help="append each game as a JSON line here (default data/games.jsonl)")
     p.add_argument("--no-log", action="store_true", help="do not write the game log")
     commands = p.add_subparsers(dest="command", title="other commands", metavar="COMMAND")
-    for name, module in COMMANDS.items():
-        command = commands.add_parser(name, help=module.SUMMARY, description=module.DESCRIPTION,
-                                      epilog=getattr(module, "EPILOG", None),
-                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-        module.add_arguments(command)
-        command.set_defaults(run=module.run)
+    for command in COMMANDS:
+        command.add_to(commands)
     return p
 
 
@@ -289,13 +273,15 @@ def spectate(event, game: Game, renderer: Renderer) -> None:
     """With no human guessing, show the full board at the start of each turn (a human captain
     is shown the board by its own prompt, so not twice)."""
     if (isinstance(event, TurnStarted)
-            and not isinstance(getattr(game.teams[event.team], "captain", None), HumanCaptain)):
+            and not isinstance(getattr(game.teams[event.side], "captain", None), HumanCaptain)):
         renderer.write(renderer.board(game.board, captain=True))
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser().parse_args(argv)
     if args.command is not None:
+        args.argv = argv[argv.index(args.command) + 1:]
         return args.run(args)
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")   # bytes that are not UTF-8 are a typo, not a crash

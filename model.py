@@ -10,14 +10,14 @@ the vectorised `HintFilter`), weights (`Weights`, `Extender`), situation
 (what a captain sees, `HintChoice`, the choice from a score table), captains
 (the base `Captain`, cumsum, margin, cluster), chances (softmax), expected
 (`ExpectedCaptain` with its families, word frequencies and voices), agents
-(`Agent` and its kinds, `agent_guess`, `agent_plays`), people (the model of people,
+(`Agent` and its kinds, `agent_plays`), people (the model of people,
 fitted to people's play, and its agent), ai (`CAPTAINS`, `AGENTS`, `AI`, `LEVELS`) and
 table (the words the AI never gives as hints).
 """
 
 from __future__ import annotations
 
-from models.agents import Agent, GreedyAgent, Memory, ThresholdAgent, agent_guess, agent_plays
+from models.agents import Agent, GreedyAgent, Memory, ThresholdAgent, agent_plays
 from models.ai import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN, DEFAULT_LEVEL, LEVELS, Level
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain, silhouette
 from models.chances import pick_chances, softmax
@@ -104,7 +104,6 @@ __all__ = [
     "Situation",
     "ThresholdAgent",
     "Weights",
-    "agent_guess",
     "agent_plays",
     "choose",
     "fallback",

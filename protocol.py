@@ -29,7 +29,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, Board, Color, card_word_problem
-from cli import add_ai_arguments, command_parser, load_ai
+from cli import Command, add_ai_arguments, load_ai
 from common import normalise, progress, warn
 from model import (
     AI,
@@ -328,11 +328,6 @@ The process serves until stdin closes. Full description: docs/protocol.md."""
 SUMMARY = "the AI for other programs: JSON lines on stdin and stdout"
 
 
-def parser() -> argparse.ArgumentParser:
-    """`python main.py serve`'s own parser."""
-    return command_parser("serve", DESCRIPTION, None, add_arguments)
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """serve's flags: the AI's, a seed and torch threads."""
     add_ai_arguments(p)
@@ -353,11 +348,6 @@ def claim_stdout() -> TextIO:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
     return replies
-
-
-def main(argv: list[str]) -> int:
-    """`python main.py serve ARGV`."""
-    return run(parser().parse_args(argv))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -392,3 +382,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     warn(f"serve: stdin closed after {answered} requests; bye")
     return 0
+
+
+COMMAND = Command("serve", SUMMARY, DESCRIPTION, add_arguments, run)

@@ -16,8 +16,8 @@ from typing import TextIO
 from colorama import Back, Fore, Style, just_fix_windows_console
 
 from board import COLUMNS, Board, Color
+from engine import Game, GameOver, Guessed, HintGiven, Passed, TurnEnded, TurnStarted
 from model import HintChoice
-from players import Game, GameOver, Guessed, HintGiven, Passed, TurnEnded, TurnStarted
 
 FOREGROUND = {Color.RED: Fore.RED, Color.BLUE: Fore.BLUE, Color.NEUTRAL: Fore.YELLOW,
               Color.ASSASSIN: Fore.LIGHTBLACK_EX}
@@ -92,7 +92,7 @@ class Renderer:
         """Whose turn, cards left per team and the history of hints."""
         left = ", ".join(f"{self.team(t)} {game.board.remaining(t)}" for t in (Color.RED, Color.BLUE))
         lines = [f"Turn: {self.team(game.team)}   cards left: {left}"]
-        hints = [f"{self.team(t.team)} {t.hint}: " + (", ".join(w.upper() for w, _ in t.guesses) or "-")
+        hints = [f"{self.team(t.side)} {t.hint}: " + (", ".join(w.upper() for w, _ in t.guesses) or "-")
                  for t in game.history if t.hint is not None]
         if hints:
             lines.append("Hints so far: " + " | ".join(hints))
@@ -111,17 +111,17 @@ class Renderer:
         and a card still face down is counted, not named, until the game is over.
         """
         match event:
-            case TurnStarted(team=team):
+            case TurnStarted(side=team):
                 self.write(f"\n--- {self.team(team)} to play ---")
-            case HintGiven(team=team, hint=hint, choice=choice):
+            case HintGiven(side=team, hint=hint, choice=choice):
                 left = "unlimited guesses" if hint.max_guesses is None else f"{hint.max_guesses} guesses"
                 self.write(f"{self.team(team)} captain: {hint}   ({left})")
                 if self.explain and not self.secret and choice is not None:
                     self.write(explanation(choice, game.board))
-            case Guessed(team=team, word=word, color=color, outcome=outcome):
+            case Guessed(side=team, word=word, color=color, outcome=outcome):
                 self.write(f"{self.team(team)} turns over {self.cell(word, color, True, True, 0).strip()}"
                            f" - {OUTCOME_TEXT[outcome.value]}")
-            case Passed(team=team):
+            case Passed(side=team):
                 self.write(f"{self.team(team)} passes.")
             case TurnEnded(choice=choice) if choice is not None and not game.over:
                 withheld = set(game.board.unrevealed_words()) if self.secret else set()
@@ -141,7 +141,7 @@ class Renderer:
         for turn in (t for t in game.history if t.hint is not None):
             meant = f"meant {named(turn.choice.targets)}; " if turn.choice is not None else ""
             found = ", ".join(word.upper() for word, _ in turn.guesses) or "nothing"
-            lines.append(f"  {self.team(turn.team)} {turn.hint}: {meant}turned over {found}")
+            lines.append(f"  {self.team(turn.side)} {turn.hint}: {meant}turned over {found}")
         return "\n".join(["\nThe hints, and what they meant:", *lines]) if lines else ""
 
 

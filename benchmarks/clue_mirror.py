@@ -1,6 +1,6 @@
 """A mirror, not a target: would the game's captain give the clue a person gave?
 
-    python benchmarks/clue_mirror.py --sources ../shared/datasets > reports/clue_mirror.md
+    python -m benchmarks.clue_mirror --sources ../shared/datasets > reports/clue_mirror.md
 
 On each turn of the human Duet record (validation split, `<sources>/human_duet/`), the giver's
 view becomes a board: the cards they aimed at are the team's own, their assassins the assassin,
@@ -17,13 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import datasets  # noqa: E402
-from board import ASSASSIN, NEUTRAL, RED, Board  # noqa: E402
-from common import SOURCES_DIR  # noqa: E402
-from evaluation.human_duet import read_turns  # noqa: E402
-from model import AI, Situation  # noqa: E402
+import datasets
+from board import ASSASSIN, NEUTRAL, RED, Board
+from common import SOURCES_DIR
+from evaluation.human_duet import read_turns
+from model import AI, Situation
 
 
 def rank_of(captain, weights, turn) -> int | None:
@@ -55,7 +53,7 @@ def main(argv: list[str]) -> int:
     ranks = [r for r in found if r > 0]
     legal = len(weights.hints)
     print("# Would the captain give the person's clue? (issue 32, point 4: a mirror)\n")
-    print(f"`python benchmarks/clue_mirror.py --sources ../shared/datasets` ({weights.name}, "
+    print(f"`python -m benchmarks.clue_mirror --sources ../shared/datasets` ({weights.name}, "
           f"{len(partners)} partners; validation split, {len(turns)} turns)\n")
     print("| measure | value |\n|---|---|")
     print(f"| the person's clue is in the hint vocabulary | {len(known)} of {len(turns)} "

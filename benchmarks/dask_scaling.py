@@ -1,8 +1,8 @@
 """Dask on this machine: the bench's games and the corpus counts with 1 and 2 workers, against
 one process and against the fork pool that `--jobs` was before Dask (issue 33). Writes reports/dask.md.
 
-    python benchmarks/dask_scaling.py --sources ../shared/datasets
-    python benchmarks/dask_scaling.py --initializers sbert --seeds 2 --no-counts   # a minute
+    python -m benchmarks.dask_scaling --sources ../shared/datasets
+    python -m benchmarks.dask_scaling --initializers sbert --seeds 2 --no-counts   # a minute
 
 Each figure is wall time on a machine shared with other jobs: the load average at the start and
 the end is written beside them. "Start" is starting the LocalCluster and scattering the weights
@@ -20,15 +20,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import cluster  # noqa: E402
-import model  # noqa: E402
-from common import BOARD_WORDS_PATH, CACHE_DIR, atomic_write_bytes, load_words  # noqa: E402
-from evaluation.executor import DaskExecutor, Executor  # noqa: E402
-from evaluation.loading import load_all  # noqa: E402
-from evaluation.runner import Setup, pairs_of, solo_games  # noqa: E402
-from evaluation.specs import Spec  # noqa: E402
+import cluster
+import model
+from common import BOARD_WORDS_PATH, CACHE_DIR, atomic_write_bytes, load_words
+from evaluation.executor import DaskExecutor, Executor
+from evaluation.loading import load_all
+from evaluation.runner import Setup, pairs_of, solo_games
+from evaluation.specs import Spec
 
 REPORT = Path(__file__).resolve().parent.parent / "reports" / "dask.md"
 
@@ -112,12 +110,12 @@ def bench_rows(setup: Setup) -> list[dict]:
 def count_rows(cache_dir: Path) -> list[dict]:
     """Both collocation counts of the cached corpus: in one process, and on 1 and 2 workers."""
     from common import hint_words
-    from initializers.cache import _read_sidecar, load_arrays
+    from initializers.cache import load_arrays, read_sidecar
     from initializers.corpus import Corpus, neighbour_counts, sentence_counts
     from initializers.partitioned import partitioned_counts
 
     path = cache_dir / "corpus.npz"
-    arrays = load_arrays(path, _read_sidecar(path)["sha256"])
+    arrays = load_arrays(path, read_sidecar(path)["sha256"])
     corpus, hints = Corpus(tuple(arrays["lexicon"].tolist()), arrays["tokens"]), hint_words()
     start = time.perf_counter()
     reference = [neighbour_counts(corpus, hints), sentence_counts(corpus, hints)]
@@ -165,7 +163,7 @@ def main(argv: list[str]) -> int:
     before = load_average()
     setup = the_setup(args)
     lines = ["# Dask on this machine (issue 33)", "",
-             f"Command: `python benchmarks/dask_scaling.py {' '.join(argv)}`; {os.cpu_count()} CPUs; "
+             f"Command: `python -m benchmarks.dask_scaling {' '.join(argv)}`; {os.cpu_count()} CPUs; "
              f"load average (1, 5, 15 min) {before} at the start.", "",
              f"## The bench: {len(pairs_of(setup))} pairs × {len(setup.seeds)} boards, single-team "
              f"({', '.join(setup.weights)})", "", *table(bench_rows(setup)), ""]

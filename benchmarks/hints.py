@@ -1,6 +1,6 @@
 """The hints a person gets from the game's captain, with its reasons (`--explain`), on seeded boards.
 
-    python benchmarks/hints.py --sources ../shared/datasets --seeds 12 > reports/hints.md
+    python -m benchmarks.hints --sources ../shared/datasets --seeds 12 > reports/hints.md
 
 The captain is the one an `ai:human` team plays with (it plans for a person: its partner is the
 model of people, models/people.py). Under each hint, for each target, the link that counts most
@@ -17,16 +17,14 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import datasets  # noqa: E402
-from board import deal  # noqa: E402
-from common import SOURCES_DIR, board_words  # noqa: E402
-from evaluation.games import TEST_OFFSET, play_solo  # noqa: E402
-from evaluation.human_duet import available  # noqa: E402
-from evaluation.human_models import fit_guesser  # noqa: E402
-from model import AI  # noqa: E402
-from renderer import explanation  # noqa: E402
+import datasets
+from board import deal
+from common import SOURCES_DIR, board_words
+from evaluation.games import TEST_OFFSET, play_solo
+from evaluation.human_duet import available
+from evaluation.human_models import fit_guesser
+from model import AI
+from renderer import explanation
 
 
 class Explained:
@@ -56,7 +54,7 @@ def main(argv: list[str]) -> int:
     person = ai.people_agent()
     if available(args.sources):
         person = fit_guesser("glove-people", args.sources, {w.name: w for w in (weights, *partners)})
-    print(f"# Hints a person gets, with `--explain`\n\n`python benchmarks/hints.py --seeds {args.seeds}"
+    print(f"# Hints a person gets, with `--explain`\n\n`python -m benchmarks.hints --seeds {args.seeds}"
           f" --seed-offset {args.seed_offset}` ({weights.name}; partners: "
           f"{', '.join(w.name for w in partners) or 'none'})\n")
     for seed in range(args.seed_offset, args.seed_offset + args.seeds):

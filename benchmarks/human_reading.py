@@ -7,7 +7,7 @@ odd games (held out from tuning) and all: first pick among the giver's targets,
 first pick on one of the giver's assassins (`black`, never read by a variant).
 All figures are validation figures.
 
-    python benchmarks/human_reading.py --sources ../shared/datasets [--variants NAME ...]
+    python -m benchmarks.human_reading --sources ../shared/datasets [--variants NAME ...]
 """
 
 from __future__ import annotations
@@ -19,10 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import datasets  # noqa: E402
-from evaluation.human_duet import Turn, read_turns  # noqa: E402
+import datasets
+from evaluation.human_duet import Turn, read_turns
 
 Scorer = Callable[[Turn], np.ndarray]
 
@@ -101,7 +99,7 @@ def fused(parts: Sequence[tuple[Scorer, float]]) -> Scorer:
 
 def norms(sources: Path, backward: float) -> Scorer:
     """USF FSG + EAT strengths, forward (clue → card) plus `backward` × backward (card → clue)."""
-    catalog = datasets.Catalog((), (), sources=sources)
+    catalog = datasets.Catalog(datasets.Settings(sources, hints=(), words=()))
     strength: dict[tuple[str, str], float] = {}
     for pairs in (datasets.read_usf(catalog.files("usf")), datasets.read_eat(catalog.files("eat"))):
         for pair in pairs:
@@ -142,7 +140,7 @@ def variants(sources: Path | None) -> dict[str, Scorer]:
         **{f"sbert + freq b={b}": frequency_prior(cosine(two), b) for b in (0.05, 0.1, 0.2)},
     }
     if sources is not None:
-        catalog = datasets.Catalog(sources=sources)
+        catalog = datasets.Catalog(datasets.Settings(sources))
         combined = catalog.weights("combined")
         assoc = norms(sources, backward=0.0)
         both = norms(sources, backward=1.0)

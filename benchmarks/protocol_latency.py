@@ -1,6 +1,6 @@
 """Latency of the bot protocol, measured as a client sees it: `python main.py serve` in a subprocess.
 
-    python benchmarks/protocol_latency.py [--known N] [--unseen N] [-- serve flags ...]
+    python -m benchmarks.protocol_latency [--known N] [--unseen N] [-- serve flags ...]
 
 Round-trip time of each request (write the line → read the reply), after the
 server has loaded (its start-up time is reported apart). Known boards deal
@@ -23,11 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from board import Board
+from common import board_words
 
-from board import Board  # noqa: E402
-from common import board_words  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 TARGETS_MS = {"known": 50.0, "unseen": 1500.0}
 

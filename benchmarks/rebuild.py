@@ -1,8 +1,8 @@
 """Time and peak memory of a full rebuild of every initializer, and of on-demand board words.
 
-    python benchmarks/rebuild.py                       # from ../shared/datasets into a temporary cache
-    python benchmarks/rebuild.py --cache-dir data/cache   # ... and keep the caches for the game
-    python benchmarks/rebuild.py --skip fasttext       # reuse a cached fastText model
+    python -m benchmarks.rebuild                       # from ../shared/datasets into a temporary cache
+    python -m benchmarks.rebuild --cache-dir data/cache   # ... and keep the caches for the game
+    python -m benchmarks.rebuild --skip fasttext       # reuse a cached fastText model
 
 Each step runs in its own process, so that its peak memory (ru_maxrss, from
 wait4) and CPU time are its own. Steps run in dependency order; each later
@@ -28,7 +28,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 STEPS = ("corpus", "word_collocations", "sentence_collocations", "fasttext", "association", "eat",
          "sbert", "direct", "double_link", "combined")
@@ -68,7 +67,7 @@ def step(name: str, sources: Path, cache_dir: Path) -> dict:
 
     if name == "on_demand":
         return on_demand(sources, cache_dir)
-    catalog = datasets.Catalog(sources=sources, cache_dir=cache_dir, rebuild=[name])
+    catalog = datasets.Catalog(datasets.Settings(sources, cache_dir, rebuild=[name]))
     if name == "corpus":
         corpus = catalog.corpus()
         return {"tokens": int(len(corpus.tokens)), "lemmas": len(corpus.lexicon)}

@@ -1,7 +1,7 @@
 """Soak: thousands of AI-vs-AI games of random compositions, audited against the rules.
 
-    python benchmarks/soak.py                     # 10,000 games, 2 worker processes
-    python benchmarks/soak.py --games 500 --workers 1
+    python -m benchmarks.soak                     # 10,000 games, 2 worker processes
+    python -m benchmarks.soak --games 500 --workers 1
 
 Each game draws, for each team, 'auto' or an AI captain and agent of random
 strategies (model.CAPTAINS × model.AGENTS), plays on the embedded default
@@ -23,28 +23,14 @@ import time
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from board import ASSASSIN, NEUTRAL, TEAMS, Board, Color, Outcome  # noqa: E402
-from common import progress  # noqa: E402
-from model import AGENTS, AI, CAPTAINS, MAX_COUNT, Hint, hint_problem  # noqa: E402
-from players import (  # noqa: E402
-    AIAgent,
-    AICaptain,
-    AutoTeam,
-    Game,
-    GameOver,
-    Guessed,
-    HintGiven,
-    Passed,
-    Team,
-    TurnEnded,
-    TurnStarted,
-)
+from board import ASSASSIN, NEUTRAL, TEAMS, Board, Color, Outcome
+from common import progress
+from engine import AutoTeam, Game, GameOver, Guessed, HintGiven, Passed, Team, TurnEnded, TurnStarted
+from model import AGENTS, AI, CAPTAINS, MAX_COUNT, Hint, hint_problem
+from players import AIAgent, AICaptain
 
 # --- the rules, restated independently of the engine ---------------------------------------
 
@@ -115,17 +101,17 @@ class Auditor:
         if self.ending is not None and not isinstance(event, GameOver | TurnEnded):
             self.flag(f"{type(event).__name__} instead of the game's end ({self.ending.value} wins)")
         match event:
-            case TurnStarted(team=team):
+            case TurnStarted(side=team):
                 self.close_turn()
                 if team is not self.next_team:
                     self.flag(f"{team.value} plays out of turn")
                 self.turns.append(_Turn(team, isinstance(self.game.teams[team], AutoTeam)))
                 self.next_team = team.other
-            case HintGiven(team=team, hint=hint):
+            case HintGiven(side=team, hint=hint):
                 self.on_hint(team, hint)
-            case Guessed(team=team, word=word, color=color, outcome=outcome):
+            case Guessed(side=team, word=word, color=color, outcome=outcome):
                 self.on_guess(team, word, color, outcome)
-            case Passed(team=team):
+            case Passed(side=team):
                 turn = self.turn
                 if turn is None or turn.team is not team or turn.passed:
                     self.flag(f"{team.value} passes out of turn")
@@ -133,7 +119,7 @@ class Auditor:
                     self.flag(f"{team.value} passes where the turn was already over or no guess was made")
                 else:
                     turn.passed = True
-            case TurnEnded(team=team, hint=hint):
+            case TurnEnded(side=team, hint=hint):
                 turn = self.turn
                 if turn is None or turn.team is not team or turn.hint != hint or turn.ended:
                     self.flag(f"{team.value}'s turn ended out of turn")
@@ -220,7 +206,7 @@ class Auditor:
             if self.ending is not None:
                 self.flag(f"the game should have ended ({self.ending.value} wins)")
             # An abandoned game (a person quit mid-turn) may stop anywhere in a turn.
-        history = [(t.team, t.hint, list(t.guesses)) for t in game.history]
+        history = [(t.side, t.hint, list(t.guesses)) for t in game.history]
         seen = [(t.team, t.hint, list(t.guesses)) for t in self.turns]
         if history != seen:
             self.flag("game.history differs from the events")
@@ -263,7 +249,7 @@ def play_one(index: int, seed: int, weights, words) -> dict:
         game.play()
         problems = auditor.finish()
         for color, team in teams.items():   # an AI captain never repeats its own hint
-            hints = [t.hint.word for t in game.history if t.team is color and t.hint is not None]
+            hints = [t.hint.word for t in game.history if t.side is color and t.hint is not None]
             if isinstance(team, Team) and len(hints) != len(set(hints)):
                 problems.append(f"{color.value} AI captain repeated a hint: {hints}")
         result.update(problems=problems, winner=game.winner.value, turns=len(game.history),

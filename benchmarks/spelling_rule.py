@@ -1,6 +1,6 @@
 """Which clues the spelling rule refuses: the old edit-distance rule against "another spelling".
 
-    python benchmarks/spelling_rule.py --sources ../shared/datasets
+    python -m benchmarks.spelling_rule --sources ../shared/datasets
 
 The old rule refused a hint within a relative Levenshtein distance of 0.5 of a face-down board
 word (SOAP with STAMP); the rule now refuses only another spelling of the same word (COLOUR with
@@ -14,16 +14,13 @@ own word lists: nothing from the record is kept.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from rapidfuzz.distance import Levenshtein
 
-from rapidfuzz.distance import Levenshtein  # noqa: E402
-
-from common import SOURCES_DIR, board_words, hint_words, lemmas  # noqa: E402
-from evaluation.human_duet import read_turns  # noqa: E402
-from model import CAPTAIN_MIN_DISTANCE, spellings  # noqa: E402
+from common import SOURCES_DIR, board_words, hint_words, lemmas
+from evaluation.human_duet import read_turns
+from model import CAPTAIN_MIN_DISTANCE, spellings
 
 
 def other_rules(hint: str, word: str) -> bool:

@@ -1,8 +1,8 @@
 """Speed of the playable game, measured on this machine.
 
-    python benchmarks/startup.py                # all three measures
-    python benchmarks/startup.py --skip-build   # leave out the SBERT cache build (~1-2 min)
-    python benchmarks/startup.py --only build --torch-threads 1   # the build on one thread
+    python -m benchmarks.startup                # all three measures
+    python -m benchmarks.startup --skip-build   # leave out the SBERT cache build (~1-2 min)
+    python -m benchmarks.startup --only build --torch-threads 1   # the build on one thread
 
 Measures, each against its target from issue 2:
 
@@ -41,7 +41,6 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 GRID_LINE = re.compile(r"^([\[(][RBNA ][\])] \S+ *){5}$")
 
@@ -121,8 +120,9 @@ def measure_hints(games: int) -> tuple[str, list[float], list[float]]:
     import datasets
     from board import TEAMS, Board
     from common import board_words
+    from engine import Game, Team
     from model import AI, HintFilter
-    from players import AIAgent, AICaptain, Game, Team
+    from players import AIAgent, AICaptain
 
     weights, partners = datasets.load_with_partners()
     ai = AI(weights, partners=partners)   # as `python main.py` builds it

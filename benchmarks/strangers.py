@@ -1,6 +1,6 @@
 """The default captain with strangers: the foreign agents, and same-family agents, on few boards.
 
-    python benchmarks/strangers.py --sources ../shared/datasets --seeds 20 --seed-offset 0 \\
+    python -m benchmarks.strangers --sources ../shared/datasets --seeds 20 --seed-offset 0 \\
         --set family=1 --agents glove mpnet sbert fasttext people
 
 A fast loop for tuning the game's captain (ExpectedCaptain, alone, partners = every loaded
@@ -21,15 +21,13 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import datasets  # noqa: E402
-import model  # noqa: E402
-from board import deal  # noqa: E402
-from common import BOARD_WORDS_PATH, load_words  # noqa: E402
-from evaluation import human_models  # noqa: E402
-from evaluation.games import play_solo  # noqa: E402
-from evaluation.specs import parse_value  # noqa: E402
+import datasets
+import model
+from board import deal
+from common import BOARD_WORDS_PATH, load_words
+from evaluation import human_models
+from evaluation.games import play_solo
+from evaluation.specs import parse_value
 
 STATE: dict = {}
 

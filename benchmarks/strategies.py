@@ -1,6 +1,6 @@
 """Speed of the captain and agent strategies against the 10k-word hint vocabulary.
 
-    python benchmarks/strategies.py [--boards 40] [--initializer NAME] [--sources DIR]
+    python -m benchmarks.strategies [--boards 40] [--initializer NAME] [--sources DIR]
 
 Prints the median and 95th-percentile hint time of every captain, the median
 agent guess time, and the time to build on-demand columns for a board of 25
@@ -17,11 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from board import Board  # noqa: E402
-from common import SOURCES_DIR, board_words  # noqa: E402
-from model import AGENTS, AI, CAPTAINS  # noqa: E402
+from board import Board
+from common import SOURCES_DIR, board_words
+from model import AGENTS, AI, CAPTAINS
 
 TARGETS_MS = {"cumsum": 10, "margin": 10, "cluster": 150, "expected": 150}
 

@@ -1,10 +1,10 @@
 """Tune a captain's or an agent's parameters on the tuning seeds, never on the test seeds.
 
-    python benchmarks/tune.py --role captain --strategy margin \\
+    python -m benchmarks.tune --role captain --strategy margin \\
         --grid opponent=0.3,0.5,0.8 assassin=1,2 --seeds 40
-    python benchmarks/tune.py --role agent --strategy threshold --grid floor=0.1,0.2,0.3 \\
+    python -m benchmarks.tune --role agent --strategy threshold --grid floor=0.1,0.2,0.3 \\
         --sources ../shared/datasets --initializers sbert fasttext
-    python benchmarks/tune.py --role recipe --strategy direct --grid eat=0,0.5 sbert=0,0.5 \\
+    python -m benchmarks.tune --role recipe --strategy direct --grid eat=0,0.5 sbert=0,0.5 \\
         --sources ../shared/datasets --initializers sbert fasttext
 
 Every point of the grid (the product of the listed values of the strategy's
@@ -34,18 +34,16 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from cluster import add_scheduler_argument, scheduler_address  # noqa: E402
-from common import BOARD_WORDS_PATH, SOURCES_DIR, atomic_write_bytes, load_words, progress, warn  # noqa: E402
-from evaluation.executor import Executor, executor  # noqa: E402
-from evaluation.games import TEST_OFFSET  # noqa: E402
-from evaluation.loading import BenchError, load_all  # noqa: E402
-from evaluation.report import REPORTS_DIR, to_json  # noqa: E402
-from evaluation.runner import Setup, run_solo  # noqa: E402
-from evaluation.specs import PARTNER_POLICIES, Spec, parse_value  # noqa: E402
-from evaluation.stats import count_table, pooled, summarize  # noqa: E402
-from evaluation.tables import fmt  # noqa: E402
+from cluster import add_scheduler_argument, scheduler_address
+from common import BOARD_WORDS_PATH, SOURCES_DIR, atomic_write_bytes, load_words, progress, warn
+from evaluation.executor import Executor, executor
+from evaluation.games import TEST_OFFSET
+from evaluation.loading import BenchError, load_all
+from evaluation.report import REPORTS_DIR, to_json
+from evaluation.runner import Setup, run_solo
+from evaluation.specs import PARTNER_POLICIES, Spec, parse_value
+from evaluation.stats import count_table, pooled, summarize
+from evaluation.tables import fmt
 
 
 def parse_grid(items: list[str]) -> dict[str, list[object]]:
@@ -202,7 +200,7 @@ def main(argv: list[str]) -> int:
         role_flag = "--captains" if args.role == "captain" else "--agents"
         check = f"python main.py bench {role_flag} {shlex.quote(spec)} --seed-offset {TEST_OFFSET}"
     print(f"best: {spec}\nmeasure it on the held-out test range: {check}")
-    report = {"command": "python benchmarks/tune.py " + shlex.join(argv), "role": args.role,
+    report = {"command": "python -m benchmarks.tune " + shlex.join(argv), "role": args.role,
               "strategy": args.strategy, "partner": partner, "initializers": list(weights),
               "play": "cross" if cross else "self", "seeds": [seeds[0], seeds[-1]],
               "runtime_s": time.perf_counter() - started, "best": best, "check": check,

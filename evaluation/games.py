@@ -1,20 +1,18 @@
-"""The bench's games: one team alone on a board (single-team mode, as in the Codenames AI
-Competition) and two teams on `players.Game` (two-team mode)."""
+"""The bench's games on the game's engine: one team alone on a board (single-team mode, as in the
+Codenames AI Competition) and two teams (two-team mode)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from board import Board, Color, Outcome, deal
-from model import NoLegalHint, agent_guess, hint_problem
-from players import AIAgent, AICaptain, Game, RuleError, Team
+from engine import Game, RuleError, Team
+from players import AIAgent, AICaptain
 
 LOSS_SCORE = 25        # the competition's score for a lost game
-MAX_HINTS = 25         # a game still running after this many hints is lost
 TEST_OFFSET = 10_000   # seeds from here on are the test range; tuning uses seeds below
 
 
@@ -79,49 +77,21 @@ class SoloResult:
 
 def play_solo(board: Board, team: Color, captain, agent, rng: np.random.Generator,
               seed: int = 0) -> SoloResult:
-    """One team alone against the board until it wins or loses, with N+1 guessing.
-
-    Every hint is checked with `model.hint_problem`; an illegal hint is
-    counted (the benchmark requires none) and played as given.
-    """
-    result, given = SoloResult(seed), []
-    while len(result.hints) < MAX_HINTS and not _solo_over(board, team, result):
-        start = time.perf_counter()
-        try:
-            choice = captain.give_hint(board, team, list(given))
-        except NoLegalHint as error:
-            result.failure = f"no legal hint: {error}"
-            break
-        result.hint_seconds.append(time.perf_counter() - start)
-        hint = choice.hint
-        given.append(hint.word)
-        face_down, guesses = board.unrevealed_words(), []
-        record = HintRecord(hint.word, hint.count, hint_problem(hint.word, board))
-        result.hints.append(record)
-        while hint.max_guesses is None or len(guesses) < hint.max_guesses:
-            start = time.perf_counter()
-            word = agent_guess(agent, board, hint, len(guesses), rng, team)
-            result.guess_seconds.append(time.perf_counter() - start)
-            if word is None:
-                break
-            if word not in board or board.card(word).revealed:
-                result.failure = f"the agent chose {word!r}, not a face-down card"
-                break
-            outcome = board.reveal(word, team)
-            record.outcomes.append(outcome)
-            guesses.append(word)
-            if outcome is not Outcome.OWN or _solo_over(board, team, result):
-                break
-        if result.failure:
-            break
-        captain.observe(hint.word, face_down, guesses)
-    result.won = board.remaining(team) == 0 and not result.assassin
+    """One team alone against the board until it wins or loses, with N+1 guessing: the engine's
+    single-team mode, lenient, so that an illegal hint is counted (the benchmark requires none)
+    and played as given; a model that cannot go on ends the game as a failure."""
+    players = AICaptain(captain), AIAgent(agent)
+    game = Game(board, {team: Team(team, *players)}, rng=rng, seed=seed, lenient=True)
+    result = SoloResult(seed)
+    try:
+        game.play()
+    except RuleError as error:
+        result.failure = str(error)
+    result.hints = [HintRecord(t.hint.word, t.hint.count, t.problem, [o for _, o in t.guesses])
+                    for t in game.history if t.hint is not None]
+    result.won = game.winner is team
+    result.hint_seconds, result.guess_seconds = players[0].seconds, players[1].seconds
     return result
-
-
-def _solo_over(board: Board, team: Color, result: SoloResult) -> bool:
-    """The assassin, all own cards, or all opponent cards turned over."""
-    return result.assassin or board.remaining(team) == 0 or board.remaining(team.other) == 0
 
 
 @dataclass(frozen=True)
@@ -138,7 +108,7 @@ class DuelResult:
 
 def play_duel(seed: int, words: Sequence[str], tested: tuple, reference: tuple,
               color: Color) -> DuelResult:
-    """A two-team game on `players.Game`; `tested`/`reference` are (captain, agent) models."""
+    """A two-team game; `tested`/`reference` are (captain, agent) models."""
     board, rng = deal(seed, words)
     other = color.other
     teams = {color: Team(color, AICaptain(tested[0]), AIAgent(tested[1]), "tested"),
@@ -149,6 +119,6 @@ def play_duel(seed: int, words: Sequence[str], tested: tuple, reference: tuple,
         error = None
     except RuleError as problem:  # the side to play broke a rule: it loses
         winner, error = game.team.other, f"{game.team.value}: {problem}"
-    assassin = any(o is Outcome.ASSASSIN for t in game.history if t.team is color
+    assassin = any(o is Outcome.ASSASSIN for t in game.history if t.side is color
                    for _, o in t.guesses)
     return DuelResult(seed, color, winner is color, board.starting_team is color, assassin, error)

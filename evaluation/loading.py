@@ -18,11 +18,11 @@ def load_initializer(name: str, sources: Path, sbert_model: str | None,
     """An initializer's weights and how long loading took: first (may build), then from cache."""
     import datasets
 
-    options = {"cache_dir": cache_dir} if cache_dir is not None else {}
+    settings = datasets.Settings(sources=sources, sbert_model=sbert_model, cache_dir=cache_dir)
     timings = {}
     for attempt in ("first_load_s", "cache_load_s"):
         start = time.perf_counter()
-        weights = datasets.load_weights(name, sources=sources, sbert_model=sbert_model, **options)
+        weights = datasets.load_weights(name, settings)
         timings[attempt] = time.perf_counter() - start
     return weights, timings
 

@@ -150,7 +150,7 @@ def markdown(report: dict) -> str:
         if "error" in duet:
             lines += [duet["error"]]
         else:
-            lines += [f"The Duet benchmark of duet.py (`duet.benchmark`) for {duet.get('pair')}, "
+            lines += [f"The Duet benchmark (`duet.benchmark`) for {duet.get('pair')}, "
                       "on the same seeds; intervals over its games.", ""]
             rows = [[k, json.dumps(v)] for k, v in duet.items()
                     if k not in ("pair", "per_seed", "intervals")]

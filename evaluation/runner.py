@@ -11,13 +11,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import duet
 from board import Color, deal
-from common import ROOT, progress, warn
+from common import ROOT, progress
 from evaluation import human_tier
 from evaluation.analysis import analyse, speed
 from evaluation.executor import Executor, executor
 from evaluation.games import TEST_OFFSET, DuelResult, SoloResult, play_duel, play_solo
-from evaluation.specs import Spec, accepts, base_sources, build, partners_for
+from evaluation.specs import Spec, base_sources, build, partners_for
 from evaluation.stats import bootstrap_ratio, summarize_duels
 
 
@@ -156,18 +157,10 @@ def play_bench(setup: Setup, default_pair: tuple[str, str], jobs: int | Executor
 
 
 def run_duet(seeds: list[int], setup: Setup, model) -> dict:
-    """The Duet benchmark of duet.py for the reference pair, or why it could not run."""
-    try:
-        import duet
-    except ImportError as error:
-        warn(f"bench: --duet needs duet.py, which is not available yet ({error})")
-        return {"error": f"Not run: duet.py is not available ({error})."}
+    """The Duet benchmark (duet/benchmark.py) for the reference pair."""
     captain, agent = setup.reference or reference_team(setup, model)
-    weights = setup.weights[captain.initializer]
-    extra = {}
-    if accepts(model.AI, "partners"):
-        extra["partners"] = partners_for(captain, agent, setup.weights, setup.partners)[1:]
-    ai = model.AI(weights, captain.strategy, agent.strategy, **extra)
+    partners = partners_for(captain, agent, setup.weights, setup.partners)[1:]
+    ai = model.AI(setup.weights[captain.initializer], captain.strategy, agent.strategy, partners)
     result = {"pair": f"{captain.label} + {agent.label}", **duet.benchmark(seeds, ai)}
     games = result.get("per_seed") or []
     fields = [k for k, v in (games[0].items() if games else ())

@@ -94,6 +94,8 @@ def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list
     either (a combination that holds it); all: every loaded matrix; own: the
     captain's matrix only.
     """
+    from datasets import leaves
+
     own = weights[captain.initializer]
     if policy == "own":
         return [own]
@@ -117,14 +119,8 @@ def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list
 
 
 def base_sources(weights: dict) -> dict[str, frozenset[str]]:
-    """Each initializer's base initializers, through datasets.parts_of, and those of the
-    matrix it backs off to."""
+    """Each initializer's base initializers (`datasets.leaves`), and those of the matrix it backs
+    off to."""
+    from datasets import leaves
+
     return {name: frozenset().union(*map(leaves, w.reads())) for name, w in weights.items()}
-
-
-def leaves(name: str) -> frozenset[str]:
-    """The base initializers a matrix is made from (itself, if it is one)."""
-    import datasets
-
-    parts = datasets.parts_of(name)
-    return frozenset().union(*map(leaves, parts)) if parts else frozenset({name})

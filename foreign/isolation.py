@@ -15,7 +15,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaluation.specs import leaves
 from foreign.vectors import SOURCES, Provenance
 from initializers.phrases import wordnet_folder
 
@@ -37,13 +36,13 @@ class AIReads:
 def model_path(model: str) -> Path | None:
     """The folder of an SBERT model: the path given, or the default model's package folder."""
     from common import DEFAULT_SBERT_MODEL
-    from initializers.sbert import _packaged_minilm
+    from datasets import packaged_minilm
 
     if Path(model).exists():
         return Path(model).resolve()
     if model == DEFAULT_SBERT_MODEL:
         try:
-            return Path(_packaged_minilm()).resolve()
+            return Path(packaged_minilm()).resolve()
         except RuntimeError:
             return None
     return None
@@ -51,6 +50,8 @@ def model_path(model: str) -> Path | None:
 
 def base_initializers(weights: Mapping[str, object]) -> frozenset[str]:
     """The base initializers under every loaded matrix, backoffs included."""
+    from datasets import leaves
+
     return frozenset().union(*(leaves(n) for w in weights.values() for n in w.reads()))
 
 

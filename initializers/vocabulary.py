@@ -37,7 +37,7 @@ def build_hint_words(size: int = 10_000, scan: int = 60_000, band: int = 30_000)
 
 
 @functools.cache
-def _function_words() -> frozenset[str]:
+def corpus_function_words() -> frozenset[str]:
     """Stop words dropped from the corpus: those that cannot be a noun, or are auxiliaries.
 
     The stop-words list also holds card words ("fire", "line", "ring"); a stop word

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from board import Board, Card, Color
-from common import accepts
 from models.chances import softmax
 from models.hints import Hint
 from models.weights import Weights
@@ -113,14 +112,6 @@ class ThresholdAgent(Agent):
         return super().stop(column, hint) or first < self.floor or first - second < self.min_lead
 
 
-def agent_guess(agent: Agent, board: Board, hint: Hint, guessed: int, rng: np.random.Generator,
-                team: Color | None = None) -> str | None:
-    """The agent's next guess for a hint, telling it its team when it takes one (for its memory)."""
-    if team is not None and accepts(type(agent).guess, "team"):
-        return agent.guess(board, hint, guessed, rng, team=team)
-    return agent.guess(board, hint, guessed, rng)
-
-
 def agent_plays(agent: Agent, board: Board, hint: Hint, rng: np.random.Generator,
                 team: Color | None = None) -> list[str]:
     """The cards the agent would turn over for a hint, in order, without knowing the key.
@@ -132,7 +123,7 @@ def agent_plays(agent: Agent, board: Board, hint: Hint, rng: np.random.Generator
     board = Board([Card(c.word, c.color, c.revealed) for c in board.cards], board.starting_team)
     guesses: list[str] = []
     while board.unrevealed() and (hint.max_guesses is None or len(guesses) < hint.max_guesses):
-        word = agent_guess(agent, board, hint, len(guesses), rng, team)
+        word = agent.guess(board, hint, len(guesses), rng, team=team)
         if word is None:
             break
         guesses.append(word)

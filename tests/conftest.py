@@ -1,13 +1,11 @@
-"""Shared fixtures: the project on sys.path, offline SBERT, and the shared datasets."""
+"""Shared fixtures: offline SBERT, and the shared datasets."""
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 

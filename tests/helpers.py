@@ -10,8 +10,8 @@ from pathlib import Path
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color, deal
 from common import board_words
+from engine import Game
 from model import Hint, hint_problem
-from players import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,6 +1,5 @@
 """The benchmark: single-team scoring rules, statistics on known games, and a tiny full run."""
 
-import importlib.util
 import json
 import string
 import subprocess
@@ -10,11 +9,13 @@ import pytest
 
 import bench
 import datasets
+import initializers.recipe
 import model
+from benchmarks import tune
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Outcome
 from common import ROOT
 from evaluation import loading
-from evaluation.games import LOSS_SCORE, MAX_HINTS, TEST_OFFSET, DuelResult, HintRecord, SoloResult, play_solo
+from evaluation.games import LOSS_SCORE, TEST_OFFSET, DuelResult, HintRecord, SoloResult, play_solo
 from evaluation.runner import Setup, players_of, run_solo
 from evaluation.specs import Spec, base_sources, build, parse_strategy, partners_for
 from evaluation.stats import Estimate, bootstrap_ratio, count_table, pooled, summarize, summarize_duels
@@ -54,7 +55,7 @@ class ScriptedAgent:
     def __init__(self, words):
         self.words, self.asked = list(words), 0
 
-    def guess(self, board, hint, guessed, rng):
+    def guess(self, board, hint, guessed, rng, team=None):
         self.asked += 1
         return self.words.pop(0)
 
@@ -77,8 +78,8 @@ def test_a_scripted_win_scores_its_number_of_hints():
     assert [h.outcomes[-1] for h in result.hints] == [OWN, NEU, OWN]
     assert agent.asked == 10 and not agent.words
     assert captain.seen_given == [[], ["alpha"], ["alpha", "beta"]]   # no hint can repeat
-    assert captain.observed == [("alpha", 25, REDS[:4]), ("beta", 21, REDS[4:6] + [NEUTRALS[0]]),
-                                ("gamma", 18, REDS[6:9])]
+    # Told before each next hint what the last one turned over (the game ended after the third).
+    assert captain.observed == [("alpha", 25, REDS[:4]), ("beta", 21, REDS[4:6] + [NEUTRALS[0]])]
     counts = result.counts()
     assert counts["own_revealed"] == 9 and counts["guesses"] == 10 and counts["asked"] == 8
     assert counts["delivered"] == 3 + 2 + 3 and counts["fulfilled"] == 3 and counts["illegal"] == 0
@@ -107,9 +108,9 @@ def test_an_illegal_hint_is_counted():
     assert result.won
 
 
-def test_an_agent_that_stops_at_once_still_uses_up_the_hints():
-    result, _, _ = solo([(f"hint{c}", 1) for c in string.ascii_lowercase[:25]], [None] * 25)
-    assert len(result.hints) == MAX_HINTS and not result.won and result.score == 25
+def test_an_agent_that_passes_before_guessing_is_a_failure():
+    result, _, _ = solo([("alpha", 1)], [None])
+    assert result.failure and len(result.hints) == 1 and not result.won and result.score == 25
 
 
 def test_an_invalid_guess_is_a_failure_and_a_loss():
@@ -218,7 +219,7 @@ def test_held_out_partners_never_read_the_agents_matrix():
 
 def test_disjoint_partners_hold_nothing_the_agent_reads(monkeypatch):
     recipes = {"mix": ["usf", "sbert"], "pair": ["usf", "corpus"]}
-    monkeypatch.setattr(datasets, "parts_of", lambda name: recipes.get(name, []))
+    monkeypatch.setattr(initializers.recipe, "parts_of", lambda name: recipes.get(name, []))
     sbert = weights_of("sbert")
     weights = {name: weights_of(name, None if name == "sbert" else sbert)
                for name in ("sbert", "usf", "corpus", "mix", "pair")}
@@ -240,7 +241,7 @@ def test_disjoint_partners_hold_nothing_the_agent_reads(monkeypatch):
 
 def test_no_partner_reads_the_agent_through_a_chain_of_backoffs(monkeypatch):
     recipes = {"mix": ["usf", "vectors", "sbert"]}
-    monkeypatch.setattr(datasets, "parts_of", lambda name: recipes.get(name, []))
+    monkeypatch.setattr(initializers.recipe, "parts_of", lambda name: recipes.get(name, []))
     sbert = weights_of("sbert")
     vectors = weights_of("vectors", sbert)
     weights = {"sbert": sbert, "vectors": vectors, "usf": weights_of("usf", vectors),
@@ -266,7 +267,7 @@ def test_no_partner_reads_the_agent_through_a_chain_of_backoffs(monkeypatch):
 def test_base_sources_follow_the_recipes_and_the_backoff(monkeypatch):
     recipes = {"combined": ["direct", "double_link"], "direct": ["usf", "corpus"],
                "double_link": ["direct"]}
-    monkeypatch.setattr(datasets, "parts_of", lambda name: recipes.get(name, []))
+    monkeypatch.setattr(initializers.recipe, "parts_of", lambda name: recipes.get(name, []))
     sbert = weights_of("sbert")
     weights = {"sbert": sbert, "usf": weights_of("usf"), "combined": weights_of("combined", sbert)}
     sources = base_sources(weights)
@@ -306,7 +307,7 @@ def test_quick_run_writes_a_consistent_report(tiny, tmp_path):
     made, words_file = tiny
     captains, agents = list(model.CAPTAINS)[:2], list(model.AGENTS)[:2]
     out = tmp_path / "out"
-    code = bench.main(["--quick", "--seeds", "2", "--initializers", *made, "--words", str(words_file),
+    code = bench.COMMAND.main(["--quick", "--seeds", "2", "--initializers", *made, "--words", str(words_file),
                        "--captains", *captains, "--agents", *agents, "--out", str(out)])
     assert code == 0
     report = json.loads((out / "benchmark.json").read_text())
@@ -338,7 +339,7 @@ def test_a_quick_run_never_overwrites_the_committed_report(tiny, tmp_path, monke
     reports = tmp_path / "reports"
     monkeypatch.setattr(bench, "REPORTS_DIR", reports)
     monkeypatch.setattr(bench, "QUICK_REPORTS_DIR", reports / "quick")
-    assert bench.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
+    assert bench.COMMAND.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
                        "--captains", "cumsum", "--agents", "greedy", "--no-two-team"]) == 0
     assert sorted(p.name for p in reports.iterdir()) == ["quick"]   # nothing beside it
     assert (reports / "quick" / "benchmark.md").exists()
@@ -347,9 +348,9 @@ def test_a_quick_run_never_overwrites_the_committed_report(tiny, tmp_path, monke
 
 def test_a_report_without_disjoint_pairs_says_so(tiny, tmp_path, monkeypatch):
     made, words_file = tiny
-    monkeypatch.setattr(datasets, "parts_of", lambda name: [] if name == "corpus" else ["corpus"])
+    monkeypatch.setattr(initializers.recipe, "parts_of", lambda name: [] if name == "corpus" else ["corpus"])
     out = tmp_path / "out"
-    assert bench.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
+    assert bench.COMMAND.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
                        "--captains", "cumsum", "--agents", "greedy", "--no-two-team",
                        "--out", str(out)]) == 0
     assert json.loads((out / "benchmark.json").read_text())["single_team"]["headline"][
@@ -409,24 +410,16 @@ def test_single_team_captains_know_they_play_alone_and_two_team_ones_do_not(tiny
 
 
 def test_bad_requests_are_refused_without_a_traceback(tiny, capsys):
-    assert bench.main(["--initializers", "nosuch"]) == 2
-    assert bench.main(["--captains", "nosuch", "--initializers", "tinya"]) == 2
-    assert bench.main(["--seeds", "0"]) == 2
+    assert bench.COMMAND.main(["--initializers", "nosuch"]) == 2
+    assert bench.COMMAND.main(["--captains", "nosuch", "--initializers", "tinya"]) == 2
+    assert bench.COMMAND.main(["--seeds", "0"]) == 2
     assert "unknown" in capsys.readouterr().err
 
 
 # --- tuning --------------------------------------------------------------------------------------
 
 
-def load_tune():
-    spec = importlib.util.spec_from_file_location("tune", ROOT / "benchmarks" / "tune.py")
-    tune = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tune)
-    return tune
-
-
 def test_tune_grid():
-    tune = load_tune()
     grid = tune.parse_grid(["gap=1,2", "floor=0.1"])
     assert grid == {"gap": [1, 2], "floor": [0.1]}
     assert tune.points(grid) == [(("gap", 1), ("floor", 0.1)), (("gap", 2), ("floor", 0.1))]
@@ -435,7 +428,6 @@ def test_tune_grid():
 
 
 def test_tune_stays_on_the_tuning_range_and_ranks_points(tiny, tmp_path, capsys):
-    tune = load_tune()
     made, words_file = tiny
     assert tune.main(["--role", "captain", "--strategy", "cumsum", "--seed-offset",
                       str(TEST_OFFSET - 1), "--seeds", "2"]) == 2

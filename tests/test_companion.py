@@ -126,7 +126,7 @@ def run(monkeypatch, argv: list[str], typed: str) -> tuple[int, str]:
     out = io.StringIO()
     monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
     monkeypatch.setattr(sys, "stdout", out)   # input() writes its prompts here
-    code = companion.main(argv, stream=out, load_ai=lambda words: hand_made_ai())
+    code = companion.COMMAND.main(argv, stream=out, load_ai=lambda words: hand_made_ai())
     return code, out.getvalue()
 
 
@@ -271,7 +271,7 @@ def test_an_ai_that_cannot_load_is_told_and_the_session_goes_on(tmp_path, monkey
     typed = "\n".join([" ".join(WORDS), *KEY_ROWS, "clue red", "rank ocean", "reveal ship", ""])
     monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
     monkeypatch.setattr(sys, "stdout", out)
-    code = companion.main(["--state", str(tmp_path / "s.json")], stream=out, load_ai=broken)
+    code = companion.COMMAND.main(["--state", str(tmp_path / "s.json")], stream=out, load_ai=broken)
     assert code == 0
     assert out.getvalue().count("The AI cannot be loaded: unknown initializer 'bogus'") == 2
     assert "SHIP: turned over, red" in out.getvalue()

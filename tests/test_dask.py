@@ -23,6 +23,7 @@ from initializers.corpus import (
     sentence_counts,
 )
 from initializers.partitioned import partitioned_counts
+from initializers.settings import Settings
 
 HINTS = ("sea", "ocean", "boat", "wave", "ship", "storm")
 TEXT = ("The ship sailed the ocean. Waves on the sea and the ocean!\n\nA boat on the sea sea. "
@@ -87,9 +88,9 @@ def write_corpus(root: Path) -> Path:
 def test_a_rebuild_sent_to_a_scheduler_caches_the_same_matrices(tmp_path, in_process):
     sources = write_corpus(tmp_path / "sources")
     names = ("word_collocations", "sentence_collocations")
-    here = Catalog(HINTS, ("ocean", "ship"), sources=sources, cache_dir=tmp_path / "here")
-    there = Catalog(HINTS, ("ocean", "ship"), sources=sources, cache_dir=tmp_path / "there",
-                    scheduler=in_process.scheduler.address, rebuild=names)
+    here = Catalog(Settings(sources, tmp_path / "here", hints=HINTS, words=("ocean", "ship")))
+    there = Catalog(Settings(sources, tmp_path / "there", hints=HINTS, words=("ocean", "ship"),
+                             scheduler=in_process.scheduler.address, rebuild=names))
     for name in names:
         np.testing.assert_array_equal(there.table(name).matrix, here.table(name).matrix)
         npy = f"{name}.npy"
@@ -101,8 +102,8 @@ def test_without_dask_a_rebuild_counts_here_after_one_line(tmp_path, monkeypatch
         raise cluster.ClusterUnavailable(cluster.MISSING)
     monkeypatch.setattr(cluster, "_distributed", missing)
     said = []
-    catalog = Catalog(HINTS, ("ocean", "ship"), sources=write_corpus(tmp_path / "sources"),
-                      cache_dir=tmp_path / "cache", scheduler="tcp://127.0.0.1:8786", say=said.append)
+    catalog = Catalog(Settings(write_corpus(tmp_path / "sources"), tmp_path / "cache", hints=HINTS,
+                               words=("ocean", "ship"), scheduler="tcp://127.0.0.1:8786"), say=said.append)
     assert catalog.table("word_collocations").matrix.any()
     assert [line for line in said if "dask" in line] == [f"{cluster.MISSING}; counting in this process"]
 

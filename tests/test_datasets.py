@@ -47,6 +47,7 @@ from initializers.readers import (
     usf_parts_missing,
 )
 from initializers.recipe import SPARSE_BACKOFF, canonical
+from initializers.settings import Settings
 from initializers.sources import BuildError
 from initializers.tables import CombinedTable, DoubleLinkTable, Lexicon, SparseTable, Table
 
@@ -421,8 +422,9 @@ HINTS5 = ("sea", "ocean", "boat", "wave", "water", "ship")
 WORDS5 = ("ocean", "ship")
 
 
-def catalog(tmp_path: Path, **kwargs) -> Catalog:
-    return Catalog(HINTS5, WORDS5, sources=tmp_path / "sources", cache_dir=tmp_path / "cache", **kwargs)
+def catalog(tmp_path: Path, say=None, **kwargs) -> Catalog:
+    settings = Settings(tmp_path / "sources", tmp_path / "cache", hints=HINTS5, words=WORDS5, **kwargs)
+    return Catalog(settings) if say is None else Catalog(settings, say)
 
 
 def test_missing_sources_are_left_out_with_one_line_each(tmp_path):
@@ -440,7 +442,7 @@ def test_missing_sources_are_left_out_with_one_line_each(tmp_path):
     write_usf(tmp_path / "sources" / "usf", [usf_row("OCEAN", "SEA", ".3", ".01")])
     some = catalog(tmp_path)
     assert some.default() == "combined" and some.missing("direct") is None
-    assert datasets.availability(tmp_path / "sources")["association"] is None
+    assert datasets.availability(sources=tmp_path / "sources")["association"] is None
 
 
 def test_association_weights_are_built_cached_and_reused(tmp_path):
@@ -483,7 +485,7 @@ def test_cache_is_trusted_when_fresh_and_rebuilt_with_a_reason_when_not(tmp_path
     assert "checksum mismatch" in capsys.readouterr().err
 
     # Other hints: its backoff, fastText, loaded with it, is rebuilt too.
-    Catalog(HINTS5[:3], WORDS5, sources=sources, cache_dir=tmp_path / "cache").weights("association")
+    Catalog(Settings(sources, tmp_path / "cache", hints=HINTS5[:3], words=WORDS5)).weights("association")
     assert calls == ["association"] * 3 + ["fasttext"] and "hints changed" in capsys.readouterr().err
 
     catalog(tmp_path, rebuild=["association"]).weights("association")     # (the first hints again)
@@ -657,7 +659,7 @@ def test_progress_bars_are_drawn_on_a_terminal_only(monkeypatch, terminal):
     stderr = Terminal() if terminal else io.StringIO()
     monkeypatch.setattr(sys, "stderr", stderr)
     monkeypatch.setattr(initializers.sbert, "load_sbert", lambda model: Encoder())
-    initializers.sbert._encode_with_progress(["sea", "ship"], "any")
+    initializers.sbert.encode_with_progress(["sea", "ship"], "any")
     lemmatise(["the ship sails on the sea"])
     drawn = stderr.getvalue()
     assert ("sbert: encoding words" in drawn and "corpus: lemmatising" in drawn) if terminal else drawn == ""

@@ -16,7 +16,7 @@ import pytest
 
 import datasets
 import initializers.catalog
-from datasets import INITIALIZERS, Catalog
+from datasets import INITIALIZERS, Catalog, Settings
 
 pytestmark = pytest.mark.slow
 
@@ -32,7 +32,7 @@ def built(shared_datasets, tmp_path_factory) -> Catalog:
     """A catalog over the real datasets with every initializer built (or loaded from CODENAMES_SLOW_CACHE)."""
     if shared_datasets not in _BUILT:
         cache = Path(os.environ.get("CODENAMES_SLOW_CACHE") or tmp_path_factory.mktemp("cache"))
-        catalog = Catalog(sources=shared_datasets, cache_dir=cache)
+        catalog = Catalog(Settings(shared_datasets, cache))
         assert all(reason is None for reason in catalog.available().values()), catalog.available()
         for name in INITIALIZERS:
             catalog.table(name)
@@ -104,6 +104,6 @@ def test_a_second_launch_reads_every_cache(built, monkeypatch):
 
     monkeypatch.setattr(Catalog, "_build", no_build)
     monkeypatch.setattr(initializers.catalog, "train_fasttext", no_build)
-    again = Catalog(sources=built.sources, cache_dir=built.cache_dir)
+    again = Catalog(Settings(built.sources, built.cache_dir))
     for name in INITIALIZERS:   # tables: a catalog's weights may have grown columns for new words
         np.testing.assert_array_equal(again.table(name).matrix, built.table(name).matrix)

@@ -32,8 +32,9 @@ from duet import (
     Touched,
     deal_keys,
 )
+from engine import Passed, RuleError
 from model import Hint, hint_problem
-from players import QuitGame, RuleError
+from prompts import QuitGame
 from renderer import Renderer
 
 A, B = Side.A, Side.B
@@ -93,7 +94,7 @@ class Scripted:
     def __init__(self, clues=(), touches=()):
         self.clues, self.touches = list(clues), [list(t) for t in touches]
 
-    def give_clue(self, game, side):
+    def give_hint(self, game):
         return self.clues.pop(0) if self.clues else Hint("astronomy", 1)
 
     def guess(self, game, hint, guessed):
@@ -138,9 +139,9 @@ def test_the_guesser_may_stop_after_one_guess_but_not_before():
     agent = cards(board, AGENT, AGENT)[0]
     game, events = game_of(board, b=Scripted(touches=[[agent, None]]))
     game.play_turn()
-    assert board.agents_found() == 1 and any(isinstance(e, duet.Stopped) for e in events)
+    assert board.agents_found() == 1 and any(isinstance(e, Passed) for e in events)
     game, _ = game_of(fixed_board(), a=Scripted(touches=[[None]]), first=B)
-    with pytest.raises(RuleError, match="at least one card"):
+    with pytest.raises(RuleError, match="at least one guess"):
         game.play_turn()
 
 
@@ -203,7 +204,7 @@ def test_all_fifteen_found_wins_even_on_the_last_token_and_a_cluer_with_none_lef
                            a=Scripted(touches=[[b_only[0], None], [b_only[1], None]]), tokens=5)
     for _ in range(3):
         game.play_turn()
-    cluers = [e.cluer for e in events if isinstance(e, duet.DuetTurnStarted)]
+    cluers = [e.side for e in events if isinstance(e, duet.DuetTurnStarted)]
     assert cluers == [A, B, B]
 
 
@@ -262,7 +263,7 @@ def test_the_ai_partner_never_repeats_a_clue_and_clues_legally(ai):
     games = [duet.play_ai_game(seed, ai) for seed in (1, 2)]
     for game in games:
         for side in Side:
-            clues = [t.hint.word for t in game.history if t.cluer is side]
+            clues = [t.hint.word for t in game.history if t.side is side]
             assert len(clues) == len(set(clues))
 
 
@@ -273,7 +274,7 @@ def test_the_ai_checks_legality_against_words_marked_for_its_side_only(ai):
     for i in range(25):
         if board.keys[A][i] is BYSTANDER:
             board.missed[A][i] = True
-    hint = game.players[A].give_clue(game, A)
+    hint = game.players[A].give_hint(game)
     assert hint_problem(hint.word, board.table_board()) is None
 
 
@@ -318,7 +319,7 @@ def test_a_human_partner_is_refused_illegal_clues_and_closed_cards(ai):
     typed = Typed(["help", f"{WORDS[0]} 2", "sea", "ocean 2"])
     human = HumanPartner(typed, view, A)
     game = DuetGame(board, {A: human, B: AIPartner(ai)}, first=A, seed=0)
-    assert human.give_clue(game, A) == Hint("ocean", 2)
+    assert human.give_hint(game) == Hint("ocean", 2)
     told = "\n".join(typed.told)
     assert "That clue is not allowed" in told and "one word and a count" in told
     assert re.search(r"\((G|A|-)[ x]\) APPLE", told), "the human sees their own key"
@@ -368,15 +369,15 @@ def test_without_a_person_the_ais_win_not_you():
 @pytest.mark.parametrize("seed", ["-1", "1.5", "x"])
 def test_the_duet_command_takes_the_games_seeds_only(capsys, seed):
     with pytest.raises(SystemExit) as leaving:
-        duet.main(["--players", "ai:ai", "--seed", seed, "--initializer", "sbert"])
+        duet.COMMAND.main(["--players", "ai:ai", "--seed", seed, "--initializer", "sbert"])
     assert leaving.value.code == 2
     assert "a seed is a whole number, 0 or more" in capsys.readouterr().err
 
 
 def test_the_duet_command_plays_ai_vs_ai_unattended(monkeypatch):
     out = io.StringIO()
-    code = duet.main(["--players", "ai:ai", "--seed", "3", "--initializer", "sbert", "--captain", "cumsum"],
-                     stream=out)
+    code = duet.COMMAND.main(["--players", "ai:ai", "--seed", "3", "--initializer", "sbert",
+                              "--captain", "cumsum"], stream=out)
     text = out.getvalue()
     assert code == 0
     assert re.search(r"\*\*\* AI A and AI B (win|lose): .+\. \*\*\*", text)
@@ -388,7 +389,7 @@ def test_the_duet_command_with_a_human_ends_cleanly_on_eof(monkeypatch):
     out = io.StringIO()
     monkeypatch.setattr("sys.stdin", io.StringIO("nonsense words here\n"))
     monkeypatch.setattr("sys.stdout", out)
-    code = duet.main(["--seed", "4", "--initializer", "sbert", "--captain", "cumsum"], stream=out)
+    code = duet.COMMAND.main(["--seed", "4", "--initializer", "sbert", "--captain", "cumsum"], stream=out)
     assert code == 0 and "Game abandoned" in out.getvalue()
     assert "G: your agent" in out.getvalue()
 

@@ -36,8 +36,9 @@ import initializers.catalog
 import initializers.sbert
 from board import TEAMS, Board
 from common import StaleCache, load_matrix, save_matrix, sidecar
+from engine import Game, Team
 from model import AI
-from players import AIAgent, AICaptain, Game, Team
+from players import AIAgent, AICaptain
 
 ROOT = Path(__file__).resolve().parent.parent
 META = {"initializer": "test", "inputs": "abc"}
@@ -125,7 +126,7 @@ class FakeEncoder:
 @pytest.fixture
 def encoder(monkeypatch) -> FakeEncoder:
     fake = FakeEncoder()
-    monkeypatch.setattr(initializers.sbert, "_encode_with_progress", fake)
+    monkeypatch.setattr(initializers.sbert, "encode_with_progress", fake)
     return fake
 
 
@@ -167,7 +168,6 @@ WRITER = textwrap.dedent("""
     import sys
     from pathlib import Path
     import numpy as np
-    sys.path.insert(0, sys.argv[2])
     from common import save_matrix
     big = np.full((8192, 4096), 2.0, dtype=np.float32)      # 128 MiB: the write takes a while
     print("writing", flush=True)
@@ -179,7 +179,7 @@ OLD = np.ones((50, 20), dtype=np.float32)
 
 def kill_a_rebuild(path: Path, sig: int, delay: float) -> str:
     """Start a rebuild of `path` in a subprocess, send it `sig` after `delay` s; what became of it."""
-    child = subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(ROOT)],
+    child = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert child.stdout.readline().strip() == "writing"
     time.sleep(delay)

@@ -182,7 +182,7 @@ def tiny(tmp_path, monkeypatch):
 
 def run_bench(tiny, out: Path, *extra: str) -> tuple[dict, str]:
     made, words_file = tiny
-    assert bench.main(["--quick", "--seeds", "2", "--initializers", *made, "--words", str(words_file),
+    assert bench.COMMAND.main(["--quick", "--seeds", "2", "--initializers", *made, "--words", str(words_file),
                        "--captains", "expected", "cumsum", "--agents", "greedy", "--no-two-team",
                        "--out", str(out), *extra]) == 0
     return json.loads((out / "benchmark.json").read_text()), (out / "benchmark.md").read_text()

@@ -23,14 +23,14 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.soak import Auditor
 from board import BLUE, RED, TEAMS, Board
 from common import board_words, hint_words
+from engine import AutoTeam, Game, Team
 from model import AI, MAX_COUNT, Hint, Weights, hint_problem
-from players import AIAgent, AutoTeam, Game, HumanAgent, HumanCaptain, QuitGame, Team, read_command
+from players import AIAgent, HumanAgent, HumanCaptain
+from prompts import QuitGame, read_command
 from renderer import Renderer
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from soak import Auditor  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -127,7 +127,7 @@ def test_the_tier_measures_an_agent_against_people_and_chance(record: Path) -> N
     class FirstWord:
         """Always the first face-down word in board order."""
 
-        def guess(self, board, hint, guessed, rng):
+        def guess(self, board, hint, guessed, rng, team=None):
             return board.unrevealed_words()[0]
 
     turns = list(read_turns(record))

@@ -15,20 +15,10 @@ import pytest
 from helpers import KEY, WORDS, FakeTerminal, assert_clean, dealt_board, legal_hints, own_cards, run
 
 from board import BLUE, NEUTRAL, RED, Board
+from engine import AutoTeam, Game, Team
 from model import Hint
-from players import (
-    EMPTY_AGENT,
-    EMPTY_CAPTAIN,
-    MAX_INPUT,
-    AutoTeam,
-    Game,
-    HumanAgent,
-    HumanCaptain,
-    QuitGame,
-    Team,
-    command,
-    did_you_mean,
-)
+from players import HumanAgent, HumanCaptain
+from prompts import EMPTY_AGENT, EMPTY_CAPTAIN, MAX_INPUT, QuitGame, command, did_you_mean
 
 ROOT = Path(__file__).resolve().parent.parent
 

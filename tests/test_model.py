@@ -8,6 +8,7 @@ from helpers import FakeTerminal
 
 import main
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
+from engine import AutoTeam, Game
 from model import (
     AGENTS,
     AI,
@@ -24,7 +25,6 @@ from model import (
     Weights,
     pick_chances,
 )
-from players import AutoTeam, Game
 
 # A small table: red owns five cards, two themes; the assassin SHARK sits near the sea theme.
 WORDS = ["whale", "ship", "beach", "apple", "pear", "piano", "cloud", "shark"]

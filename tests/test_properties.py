@@ -12,7 +12,6 @@ import contextlib
 import functools
 import hashlib
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,14 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
+from benchmarks.soak import Auditor
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, TEAMS, Board, Color, Outcome
 from common import board_words, hint_words
+from engine import AutoTeam, Game, GameOver, Guessed, HintGiven, RuleError, Team
 from model import AGENTS, AI, CAPTAIN_MIN_DISTANCE, CAPTAINS, MAX_COUNT, Hint, hint_problem, spoken
 from models.table import fit_for_table
-from players import AIAgent, AICaptain, AutoTeam, Game, GameOver, Guessed, HintGiven, RuleError, Team
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from soak import Auditor  # noqa: E402
+from players import AIAgent, AICaptain
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LONG = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -185,7 +183,7 @@ def test_random_games_keep_every_rule(seed, red, blue, data):
         assert board.remaining(color) == dealt - sum(board.card(w).color is color for w in guessed)
     last_word, last_outcome = game.history[-1].guesses[-1]
     if last_outcome is Outcome.ASSASSIN:
-        assert winner is game.history[-1].team.other
+        assert winner is game.history[-1].side.other
     else:
         assert board.remaining(winner) == 0 and board.remaining(winner.other) > 0
         assert board.card(last_word).color is winner         # whoever turned it over
@@ -195,7 +193,7 @@ def test_random_games_keep_every_rule(seed, red, blue, data):
     # The engine asked each scripted agent exactly as often as the rules allow: its answers are
     # the turn's guesses, plus the pass (None) that ended the turn early.
     for number, turn in enumerate(game.history, 1):
-        agent = getattr(teams[turn.team], "agent", None)
+        agent = getattr(teams[turn.side], "agent", None)
         if isinstance(agent, RandomAgent):
             answers = agent.answers.get(number, [])
             guesses = [w for w, _ in turn.guesses]
@@ -228,7 +226,7 @@ def test_the_team_whose_last_card_the_opponent_reveals_wins(seed, team, data):
     game.team = team.other                    # the opponent is to play
     auditor = Auditor(game)
     assert game.play() is team
-    assert game.history[-1].team is team.other and game.history[-1].guesses == [(last, Outcome.OPPONENT)]
+    assert game.history[-1].side is team.other and game.history[-1].guesses == [(last, Outcome.OPPONENT)]
     assert auditor.finish() == []
 
 
@@ -341,36 +339,28 @@ def test_the_vectorised_hint_filter_agrees_with_hint_problem(position, given, se
 class EndlessTurns(Game):
     """A broken engine: a miss does not end the turn."""
 
-    def _hint_and_guess(self, team, turn):
-        hint = team.captain.give_hint(self)
-        turn.hint = hint
-        self.emit(HintGiven(self.team, hint))
-        guessed = 0
-        while not self.over and guessed < 3:
-            self._reveal(turn, team.agent.guess(self, hint, guessed))
-            guessed += 1
+    def reveal(self, turn, word):
+        super().reveal(turn, word)
+        return True
 
 
 class NoAssassin(Game):
     """A broken engine: the assassin is just another card."""
 
-    def _reveal(self, turn, word):
+    def reveal(self, turn, word):
         outcome = self.board.reveal(word, self.team)
         turn.guesses.append((word, outcome))
         self.emit(Guessed(self.team, word, self.board.card(word).color, outcome))
         if (winner := self.board.winner()) is not None:
             self._end(winner, "found all")
-        return outcome
+        return outcome is Outcome.OWN
 
 
 class OneGuessOnly(Game):
     """A broken engine: the turn ends after one guess whatever it was."""
 
-    def _hint_and_guess(self, team, turn):
-        hint = team.captain.give_hint(self)
-        turn.hint = hint
-        self.emit(HintGiven(self.team, hint))
-        self._reveal(turn, team.agent.guess(self, hint, 0))
+    def may_guess(self, hint, guessed):
+        return guessed < 1
 
 
 def sweeper_game(engine: type[Game], seed: int) -> Game:

@@ -8,8 +8,9 @@ import pytest
 from helpers import ScriptedAgent, ScriptedCaptain
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
+from engine import Game, HintGiven, Team
 from model import Hint, HintChoice
-from players import AICaptain, Game, HintGiven, Team
+from players import AICaptain
 from renderer import Renderer, use_color
 
 WORDS = ["ocean", "piano", "bank", "fire", "day", "crane", "bat", "iron", "star", "nail"]

@@ -7,9 +7,7 @@ import pytest
 from helpers import BLUE_WORDS, KEY, RED_WORDS, WORDS, ScriptedAgent, ScriptedCaptain, fixed_board
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color, Outcome, deal_key, parse_color
-from model import Hint, HintChoice
-from players import (
-    AICaptain,
+from engine import (
     AutoTeam,
     Game,
     GameOver,
@@ -21,6 +19,8 @@ from players import (
     TurnEnded,
     TurnStarted,
 )
+from model import Hint, HintChoice
+from players import AICaptain
 
 
 def game_with(red_hints, red_words, blue_hints=(), blue_words=(), board=None):
@@ -253,7 +253,7 @@ def test_play_alternates_teams_until_someone_wins():
     game = game_with([Hint("one", 2), Hint("two", 2), Hint("three", 0)], red_words,
                      [Hint("four", 1), Hint("five", 1)], blue_words)
     assert game.play() is RED
-    assert [t.team for t in game.history] == [RED, BLUE, RED, BLUE, RED]
+    assert [t.side for t in game.history] == [RED, BLUE, RED, BLUE, RED]
     record = game.record()
     assert record["winner"] == "red" and record["assassin"] is False
     assert record["turns"][0] == {"team": "red", "hint": ["one", 2], "targets": None,   # a person's hint

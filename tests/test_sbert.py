@@ -16,8 +16,9 @@ from helpers import ASSASSIN_WORD, BLUE_WORDS, KEY, NEUTRAL_WORDS, RED_WORDS, WO
 import initializers.sbert
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
 from common import board_words, hint_words, load_matrix, save_matrix, sha256_file, sidecar
+from engine import AutoTeam, Game, Team
 from model import Agent, CumsumCaptain, Hint, NoLegalHint, Weights, agent_plays, hint_problem
-from players import AICaptain, AutoTeam, Game, Team
+from players import AICaptain
 
 TINY_HINTS = ["sea", "music", "money", "fire", "king"]
 TINY_WORDS = ["ocean", "piano", "bank", "flame", "crown", "whale"]
@@ -36,12 +37,12 @@ def sbert_loaded():
 def count_encodes(monkeypatch, sbert_loaded):
     """Count the full encodes the initializer makes (cache builds)."""
     calls: list[int] = []
-    real = initializers.sbert._encode_with_progress
+    real = initializers.sbert.encode_with_progress
 
     def counted(words, model):
         calls.append(len(words))
         return real(words, model)
-    monkeypatch.setattr(initializers.sbert, "_encode_with_progress", counted)
+    monkeypatch.setattr(initializers.sbert, "encode_with_progress", counted)
     return calls
 
 
@@ -71,7 +72,7 @@ def test_cache_is_reused_without_encoding(tmp_path, count_encodes, monkeypatch):
 
     def no_encoding(words, model):
         raise AssertionError("the cache should have been loaded, not rebuilt")
-    monkeypatch.setattr(initializers.sbert, "_encode_with_progress", no_encoding)
+    monkeypatch.setattr(initializers.sbert, "encode_with_progress", no_encoding)
     second = tiny(tmp_path)
     np.testing.assert_array_equal(first.matrix, second.matrix)
 
@@ -328,9 +329,8 @@ def test_agent_reads_a_hint_outside_the_vocabulary_as_no_signal():
 QUIET_BUILD = """
 import sys
 from pathlib import Path
-sys.path.insert(0, sys.argv[1])
 import datasets
-weights = datasets.sbert_weights(["sea", "music"], ["ocean", "piano"], cache_dir=Path(sys.argv[2]))
+weights = datasets.sbert_weights(["sea", "music"], ["ocean", "piano"], cache_dir=Path(sys.argv[1]))
 datasets.warm_up(weights)
 weights.add_words(["zeppelin"])
 print(weights.hint_row("sea", ["ocean", "zeppelin"]).shape)
@@ -341,7 +341,7 @@ def test_no_bar_or_notice_from_the_libraries_or_ours_when_stderr_is_no_terminal(
     """A first build, a warm-up and a new word with stderr on a pipe: transformers' "Loading
     weights", sentence-transformers' "Batches" and our "sbert: encoding words" all stay silent."""
     root = Path(__file__).resolve().parent.parent
-    done = subprocess.run([sys.executable, "-c", QUIET_BUILD, str(root), str(tmp_path)],
+    done = subprocess.run([sys.executable, "-c", QUIET_BUILD, str(tmp_path)], cwd=root,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "(2,)"

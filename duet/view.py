@@ -1,0 +1,107 @@
+"""Duet on the console: the board from one side of the key (or both), the status line, the
+events told as they happen, and the help of a Duet prompt."""
+
+from __future__ import annotations
+
+from colorama import Back, Fore, Style
+
+from board import COLUMNS
+from duet.game import DuetGame, DuetOver, DuetTurnStarted, Touched
+from duet.rules import AGENT, BYSTANDER, DUET_ASSASSIN, RULES, TIMER_TOKENS, TOTAL_AGENTS, DuetBoard, Side
+from engine import Event, HintGiven, Passed
+from renderer import ConsoleTerminal, Renderer, explanation
+
+ROLE_STYLE = {AGENT: Fore.GREEN + Style.BRIGHT, BYSTANDER: "",
+              DUET_ASSASSIN: Fore.LIGHTBLACK_EX + Style.BRIGHT}
+LEGEND = ("G: your agent, for your partner to find   A: your assassin   -: bystander\n"
+          "x: known bystander for your partner (no use guessing it on their clues)   [**]: found")
+
+
+YOU = "you"   # the label of the side a person plays
+
+
+class DuetTerminal(ConsoleTerminal):
+    """The console of a Duet partner: its help tells Duet's rules and key, not Codenames'."""
+
+    def help(self, message: str) -> None:
+        self.tell(f"{message}\n\n{RULES}\n\n{LEGEND}")
+
+
+class DuetView:
+    """Draws a Duet board from one side (or both, for spectators) and narrates the events.
+
+    A side labelled YOU is a person, addressed as "you" ("you touch"); with no person at the
+    table the end names both sides ("AI A and AI B win").
+    """
+
+    def __init__(self, renderer: Renderer, labels: dict[Side, str]):
+        self.renderer, self.labels = renderer, labels
+
+    def does(self, side: Side, verb: str) -> str:
+        """'you give' or 'the AI gives': the side's label with the verb agreeing."""
+        label = self.labels[side]
+        if label == YOU:
+            return f"{label} {verb}"
+        return f"{label} {verb}{'es' if verb.endswith(('ch', 'sh', 's', 'x')) else 's'}"
+
+    def players(self) -> str:
+        """Who wins or loses: 'You' when a person plays, else both sides by name."""
+        if YOU in self.labels.values():
+            return "You"
+        return " and ".join(self.labels[s] for s in Side)
+
+    def board(self, board: DuetBoard, side: Side | None) -> str:
+        """The grid; `side` sees its own key, None (a spectator) sees both: (GA) = A agent, B assassin."""
+        width = max(len(w) for w in board.words)
+        cells = []
+        for i, word in enumerate(board.words):
+            text = word.upper().ljust(width)
+            if board.found[i]:
+                cells.append(f"{Back.GREEN}{Fore.BLACK}[**] {text}{Style.RESET_ALL}"
+                             if self.renderer.color else f"[**] {text}")
+                continue
+            roles = {s: board.keys[s][i] for s in Side}
+            if side is None:
+                marks = "".join("x" if board.missed[s][i] else roles[s].letter for s in Side)
+                role = AGENT if AGENT in roles.values() else roles[Side.A]
+            else:
+                role = roles[side]
+                marks = role.letter + ("x" if board.missed[side.other][i] else " ")
+            cell = f"({marks}) {text}"
+            cells.append(f"{ROLE_STYLE[role]}{cell}{Style.RESET_ALL}" if self.renderer.color else cell)
+        return "\n".join(" ".join(cells[i:i + COLUMNS]) for i in range(0, len(cells), COLUMNS))
+
+    def show(self, game: DuetGame, side: Side | None) -> str:
+        """The grid and the status line."""
+        return f"{self.board(game.board, side)}\n{self.status(game)}"
+
+    def status(self, game: DuetGame) -> str:
+        left = ", ".join(f"{self.labels[s]} {game.board.agents_left(s)}" for s in Side)
+        return (f"Timer: {game.tokens} of {TIMER_TOKENS} tokens left   agents found: "
+                f"{game.board.agents_found()}/{TOTAL_AGENTS}   agents left on each key: {left}")
+
+    def on_event(self, event: Event, game: DuetGame) -> None:
+        write = self.renderer.write
+        match event:
+            case DuetTurnStarted(side=cluer, tokens=tokens):
+                write(f"\n--- turn {len(game.history)}: {self.does(cluer, 'give')} the clue "
+                      f"({tokens} timer tokens left) ---")
+            case HintGiven(side=cluer, hint=hint, choice=choice):
+                write(f"{self.labels[cluer]}: {hint}")
+                if self.renderer.explain and choice is not None:
+                    write(explanation(choice, game.board.captain_board(cluer)))
+            case Touched(side=guesser, word=word, role=role):
+                write(_capitalised(f"{self.does(guesser, 'touch')} {word.upper()} - {TOUCH_TEXT[role]}"))
+            case Passed(side=guesser):
+                write(_capitalised(f"{self.does(guesser, 'stop')}."))
+            case DuetOver(won=won, reason=reason):
+                write(f"\n{self.show(game, None)}\n")
+                write(f"*** {self.players()} {'win' if won else 'lose'}: {reason}. ***")
+
+
+def _capitalised(line: str) -> str:
+    return line[:1].upper() + line[1:]
+
+
+TOUCH_TEXT = {AGENT: "an agent!", BYSTANDER: "a bystander; the turn ends.",
+              DUET_ASSASSIN: "an ASSASSIN!"}
