@@ -1,9 +1,9 @@
 """From a fresh clone to the first hint, the download of the datasets, and the build with all of them.
 
-    python benchmarks/first_hint.py                     # first hint: cold and warm, then the download
-    python benchmarks/first_hint.py --without-shipped   # also cold without data/sbert_en.npy (~1 min)
-    python benchmarks/first_hint.py --full-build        # also the first game with every dataset (~6 min)
-    python benchmarks/first_hint.py --commit 231e949 --skip-download   # the same, for an older commit
+    python -m benchmarks.first_hint                     # first hint: cold and warm, then the download
+    python -m benchmarks.first_hint --without-shipped   # also cold without data/sbert_en.npy (~1 min)
+    python -m benchmarks.first_hint --full-build        # also the first game with every dataset (~6 min)
+    python -m benchmarks.first_hint --commit 231e949 --skip-download   # the same, for an older commit
 
 A fresh clone is the committed tree (`git archive HEAD`) in a temporary folder: no data/cache,
 no data/sources. Each measure runs `python main.py --red ai:ai --blue ai:ai --seed 1 --no-log`
@@ -36,10 +36,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests"))   # the tests' local publisher (tests/publisher.py)
 
-from startup import launch_until  # noqa: E402
+from benchmarks.startup import launch_until  # noqa: E402
 
 HINT_LINE = re.compile(r"^(RED|BLUE) captain: [A-Z]+ (\d|unlimited)")
 GAME = ["main.py", "--red", "ai:ai", "--blue", "ai:ai", "--seed", "1", "--no-log"]

@@ -51,15 +51,15 @@ def main(argv: list[str]) -> int:
     words = list(board_words())
     weights.add_words(words)
     ai = AI(weights, partners=partners)
-    person = ai.people_agent()
-    if available(args.sources):
-        person = fit_guesser("glove-people", args.sources, {w.name: w for w in (weights, *partners)})
+    fitted = (fit_guesser("glove-people", args.sources, {w.name: w for w in (weights, *partners)})
+              if available(args.sources) else None)   # stateless; the people agent remembers a game
     print(f"# Hints a person gets, with `--explain`\n\n`python -m benchmarks.hints --seeds {args.seeds}"
           f" --seed-offset {args.seed_offset}` ({weights.name}; partners: "
           f"{', '.join(w.name for w in partners) or 'none'})\n")
     for seed in range(args.seed_offset, args.seed_offset + args.seeds):
         board, rng = deal(seed, words)
         captain = Explained(ai.captain(twin=False, alone=True))
+        person = fitted or ai.people_agent()
         result = play_solo(board, board.starting_team, captain, person, rng, seed)
         ending = "won" if result.won else ("assassin" if result.assassin else "lost")
         print(f"## Seed {seed}: {ending} in {len(result.hints)} hints\n\n```")

@@ -1,7 +1,7 @@
 """Which everyday compounds and set phrases each sparse matrix links, hint → card.
 
-    python benchmarks/phrases.py                              # the phrases matrix (no dataset needed)
-    python benchmarks/phrases.py --sources ../shared/datasets # and the corpus and norms beside it
+    python -m benchmarks.phrases                              # the phrases matrix (no dataset needed)
+    python -m benchmarks.phrases --sources ../shared/datasets # and the corpus and norms beside it
 
 Each phrase's first word is the hint, its second the card ("magic carpet": MAGIC → CARPET, as a
 person would clue it); a matrix knows the pair when the hint's own row (no backoff) gives the card
@@ -15,10 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import datasets  # noqa: E402
-from common import SOURCES_DIR  # noqa: E402
+import datasets
+from common import SOURCES_DIR
 
 EVERYDAY = ("magic carpet", "fire truck", "bus pass", "manta ray", "hot dog", "ice cream", "fire engine",
             "post office", "polar bear", "teddy bear", "police car", "traffic light", "peanut butter",

