@@ -71,10 +71,14 @@ def tier_games(setup, item: tuple, tick: Callable[[], None] = lambda: None) -> l
     own = setup.weights[captain_spec.initializer]
     partners = [own, *(w for n, w in setup.weights.items() if n != captain_spec.initializer)]
     vectors = load(agent_name)
+    game = captain_spec == Spec(model.DEFAULT_CAPTAIN, captain_spec.initializer)
     games = []
     for seed in setup.seeds:
         board, rng = deal(seed, setup.words)
-        captain = build(setup.captain_registry, captain_spec, setup.weights, partners, alone=True)
+        if game:   # the game's own captain, as AI.captain makes it: it plans for a person
+            captain = model.AI(own, partners=partners[1:]).captain(alone=True)
+        else:
+            captain = build(setup.captain_registry, captain_spec, setup.weights, partners, alone=True)
         games.append(play_solo(board, board.starting_team, captain, ForeignAgent(vectors), rng, seed))
         tick()
     return games
