@@ -1,7 +1,7 @@
 """The bench's human-model tier alone, and the foreign tier beside it: the game's captain (it plans
 for a person) with guessers fitted to people's play, and with the foreign agents, on the test boards.
 
-    python -m benchmarks.people_tiers --sources ../shared/datasets [--seeds 20] [--seed-offset 10000]
+    python -m benchmarks.people_tiers --sources ../shared/datasets [--embedded] [--seeds 20]
 
 The full `python main.py bench` plays the same tiers (its headline) after every same-family pair;
 this plays only them, in minutes. Prints both sections of the report as markdown.
@@ -29,6 +29,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--sources", type=Path, required=True)
     p.add_argument("--seeds", type=int, default=20)
     p.add_argument("--seed-offset", type=int, default=TEST_OFFSET)
+    p.add_argument("--embedded", action="store_true",
+                   help="the game's AI on the embedded default (SBERT and phrases: no dataset); the "
+                        "guessers are fitted as always")
     args = p.parse_args(argv)
     started = time.perf_counter()
     words = load_words(BOARD_WORDS_PATH)
@@ -37,9 +40,11 @@ def main(argv: list[str]) -> int:
     setup = Setup(weights, [Spec(model.DEFAULT_CAPTAIN, default)], [Spec(model.DEFAULT_AGENT, default)],
                   list(range(args.seed_offset, args.seed_offset + args.seeds)), words,
                   model.CAPTAINS, model.AGENTS)
-    tier = human_models.run(setup, args.sources)
+    embedded = ("sbert", "phrases") if args.embedded else None
+    tier = human_models.run(setup, args.sources, ai_names=embedded)
     print("\n".join(human_models.markdown(tier)))
-    print("\n".join(foreign_tier.markdown(foreign_tier.run(setup, None, args.sources, None))))
+    if not args.embedded:
+        print("\n".join(foreign_tier.markdown(foreign_tier.run(setup, None, args.sources, None))))
     print(f"{time.perf_counter() - started:.0f} s; {human_models.headline(tier)}")
     return 0
 

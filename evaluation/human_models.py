@@ -107,19 +107,21 @@ RULE = ("One team alone (9 own, 8 opponent, 7 neutral, 1 assassin), count+1 gues
         "for 0 or unlimited), and stops; score = hints to find all own cards, 25 on a loss.")
 
 
-def game_ai(setup) -> AI:
-    """The game's AI on the loaded matrices: the default matrix, every other one a partner."""
+def game_ai(setup, names: Sequence[str] | None = None) -> AI:
+    """The game's AI on the loaded matrices (or those `names` them: the embedded default's, say):
+    the default matrix, every other one a partner."""
     from evaluation.foreign_tier import default_initializer
 
-    own = default_initializer(setup.weights)
-    return AI(setup.weights[own], partners=[w for n, w in setup.weights.items() if n != own])
+    loaded = {n: w for n, w in setup.weights.items() if names is None or n in names}
+    own = default_initializer(loaded)
+    return AI(loaded[own], partners=[w for n, w in loaded.items() if n != own])
 
 
 def tier_games(setup, item: tuple, tick: Callable[[], None] = lambda: None) -> list:
     """The game's captain, planning for a person, with one fitted guesser on every seed's board."""
-    name, coefficients = item
+    name, coefficients, ai_names = item
     guesser = FittedGuesser(name, stranger_features(name, setup.weights), np.array(coefficients, np.float32))
-    ai, games = game_ai(setup), []
+    ai, games = game_ai(setup, ai_names), []
     for seed in setup.seeds:
         board, rng = deal(seed, setup.words)
         games.append(play_solo(board, board.starting_team, ai.captain(alone=True), guesser, rng, seed))
@@ -127,8 +129,9 @@ def tier_games(setup, item: tuple, tick: Callable[[], None] = lambda: None) -> l
     return games
 
 
-def run(setup, sources: Path, jobs=1) -> dict:
-    """Fit the guessers, measure their agreement with people, play the tier; or why it was skipped."""
+def run(setup, sources: Path, jobs=1, ai_names: Sequence[str] | None = None) -> dict:
+    """Fit the guessers, measure their agreement with people, play the tier; or why it was skipped.
+    `ai_names`: the matrices the game's AI may read (default: all loaded; the guessers hear all)."""
     if not available(sources):
         return {"skipped": f"no human Duet record in {folder(sources)}"}
     names = [n for n in GUESSERS if SOURCES[GUESSERS[n][0]].installed()]
@@ -137,7 +140,8 @@ def run(setup, sources: Path, jobs=1) -> dict:
     items, agreements = [], {}
     for name in names:
         guesser = fit_guesser(name, sources, setup.weights)
-        items.append((name, tuple(float(b) for b in guesser.coefficients)))
+        items.append((name, tuple(float(b) for b in guesser.coefficients),
+                      None if ai_names is None else tuple(ai_names)))
         agreements[name] = agreement(name, sources, setup.weights)
     with progress(total=len(items) * len(setup.seeds), desc="bench: human-model tier", unit="game",
                   mininterval=1.0, dynamic_ncols=True) as bar:
