@@ -11,7 +11,7 @@ import numpy as np
 
 from board import Board, Color, Outcome, deal
 from model import NoLegalHint, agent_guess, hint_problem
-from players import AIAgent, AICaptain, Game, RuleError, Team
+from players import AIAgent, AICaptain, AutoTeam, Game, RuleError, Team
 
 LOSS_SCORE = 25        # the competition's score for a lost game
 MAX_HINTS = 25         # a game still running after this many hints is lost
@@ -136,13 +136,15 @@ class DuelResult:
     error: str | None = None
 
 
-def play_duel(seed: int, words: Sequence[str], tested: tuple, reference: tuple,
+def play_duel(seed: int, words: Sequence[str], tested: tuple, reference: tuple | None,
               color: Color) -> DuelResult:
-    """A two-team game on `players.Game`; `tested`/`reference` are (captain, agent) models."""
+    """A two-team game on `players.Game`; `tested`/`reference` are (captain, agent) models, a
+    `reference` of None the auto team (one of its own cards a turn)."""
     board, rng = deal(seed, words)
     other = color.other
     teams = {color: Team(color, AICaptain(tested[0]), AIAgent(tested[1]), "tested"),
-             other: Team(other, AICaptain(reference[0]), AIAgent(reference[1]), "reference")}
+             other: (AutoTeam(other, "reference") if reference is None else
+                     Team(other, AICaptain(reference[0]), AIAgent(reference[1]), "reference"))}
     game = Game(board, teams, rng=rng, seed=seed)
     try:
         winner = game.play()
