@@ -102,10 +102,10 @@ class Level:
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("easy", max_count=1, twin=False, chance=0.0, spread=8.0,
-          about="one card a hint; its guesses often go astray"),
+          about="one card a hint, and its guesses often go astray"),
     Level("normal", max_count=2, twin=False, chance=0.0, spread=2.0,
-          about="up to two cards a hint; it guesses as a person might, at times astray"),
+          about="up to two cards a hint, guessed as a person might, at times astray"),
     Level("hard", max_count=2, twin=False, chance=0.0, spread=1.25,
-          about="up to two cards a hint; it guesses nearly as a person does"),
+          about="up to two cards a hint, guessed nearly as a person does"),
 )}
 DEFAULT_LEVEL = "normal"
