@@ -34,12 +34,15 @@ from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, SOURCES_DIR, atomic_wr
 from evaluation import foreign_tier, human_models
 from evaluation.executor import executor
 from evaluation.games import TEST_OFFSET
-from evaluation.levels import levels_markdown, run_levels
+from evaluation.human_duet import available, folder
+from evaluation.human_models import GUESSERS, fit_guesser
+from evaluation.levels import PERSON_GUESSER, levels_markdown, run_levels
 from evaluation.loading import BenchError, load_all
 from evaluation.report import REPORTS_DIR, write
 from evaluation.runner import Setup, play_bench, reference_team, run_duet, run_human
 from evaluation.specs import PARTNER_POLICIES, Spec, parse_strategy
 from evaluation.tables import fmt
+from foreign.vectors import SOURCES
 
 DEFAULT_SEEDS, QUICK_SEEDS = 20, 5
 
@@ -55,7 +58,7 @@ EPILOG = """examples:
   python main.py bench --quick                        CI: a few boards, SBERT only
   python main.py bench --sources ../shared/datasets   the full matrix
   python main.py bench --captains cumsum cumsum:gap=3 --agents softmax --seeds 50
-  python main.py bench --levels                       the game's AI levels"""
+  python main.py bench --levels --sources ../shared/datasets   the levels, against a model of people"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -89,8 +92,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_scheduler_argument(p, "the games")
     p.add_argument("--duet", action="store_true", help="also run the Duet benchmark (duet/benchmark.py)")
     p.add_argument("--levels", action="store_true",
-                   help="only measure the game's AI levels (easy, normal, hard) with the game's AI, "
-                        "alone and against the reference team; writes levels.md")
+                   help="only measure the game's AI levels (easy, normal, hard) and the auto team "
+                        "against a model of people in the person's seat (needs the human Duet record "
+                        "in --sources); writes levels.md")
     p.add_argument("--no-human", action="store_true",
                    help="skip the human tier (people's Duet clues, read from SOURCES/human_duet)")
     foreign_tier.add_arguments(p)
@@ -182,9 +186,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def levels_main(args: argparse.Namespace, argv: list[str], seeds: list[int], words: Sequence[str]) -> int:
-    """`bench --levels`: measure the game's levels alone and write levels.md."""
+    """`bench --levels`: the game's levels against a model of people; writes levels.md."""
     import datasets
 
+    if not available(args.sources):
+        warn(f"bench: --levels plays a guesser fitted to people's play and needs the human Duet record "
+             f"in {folder(args.sources)} (e.g. --sources ../shared/datasets)")
+        return 2
+    vectors = GUESSERS[PERSON_GUESSER][0]
+    if not SOURCES[vectors].installed():
+        warn(f"bench: --levels needs the {vectors} vectors: {SOURCES[vectors].install}")
+        return 2
     try:
         weights, partners = datasets.load_with_partners(None, sources=args.sources,
                                                         sbert_model=args.sbert_model)
@@ -193,7 +205,9 @@ def levels_main(args: argparse.Namespace, argv: list[str], seeds: list[int], wor
         return 2
     weights.add_words(words)
     ai = model.AI(weights, partners=partners)
-    rows = run_levels(seeds, words, ai, model.LEVELS)
+    guesser = fit_guesser(PERSON_GUESSER, args.sources, {w.name: w for w in (weights, *partners)},
+                          sample=True)
+    rows = run_levels(seeds, words, ai, model.LEVELS, guesser)
     command = "python main.py bench " + shlex.join(argv)
     text = levels_markdown(rows, command)
     out = args.out or REPORTS_DIR

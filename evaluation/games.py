@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from board import Board, Color, Outcome, deal
-from engine import Game, RuleError, Team
+from engine import AutoTeam, Game, RuleError, Team
 from players import AIAgent, AICaptain
 
 LOSS_SCORE = 25        # the competition's score for a lost game
@@ -106,13 +106,15 @@ class DuelResult:
     error: str | None = None
 
 
-def play_duel(seed: int, words: Sequence[str], tested: tuple, reference: tuple,
+def play_duel(seed: int, words: Sequence[str], tested: tuple, reference: tuple | None,
               color: Color) -> DuelResult:
-    """A two-team game; `tested`/`reference` are (captain, agent) models."""
+    """A two-team game on the engine's `Game`; `tested`/`reference` are (captain, agent) models, a
+    `reference` of None the auto team (one of its own cards a turn)."""
     board, rng = deal(seed, words)
     other = color.other
     teams = {color: Team(color, AICaptain(tested[0]), AIAgent(tested[1]), "tested"),
-             other: Team(other, AICaptain(reference[0]), AIAgent(reference[1]), "reference")}
+             other: (AutoTeam(other, "reference") if reference is None else
+                     Team(other, AICaptain(reference[0]), AIAgent(reference[1]), "reference"))}
     game = Game(board, teams, rng=rng, seed=seed)
     try:
         winner = game.play()

@@ -26,7 +26,7 @@ class AI:
 
     `partners` are other initializers' weights; with `weights` they are what the model of
     people reads (`people`), the partner the captain plans for. A captain whose agent is this
-    AI's own (`twin`, the hard level) plans for that agent alone.
+    AI's own (`twin`: an ai:ai team with no level, a level with `twin`) plans for that agent alone.
     """
 
     weights: Weights
@@ -41,8 +41,8 @@ class AI:
 
     def captain(self, twin: bool = False, alone: bool = False, level: Level | None = None) -> Captain:
         """A captain. It plans for a person: its partner is the model of people (`people`), and
-        it plays `FOR_PEOPLE`. With `twin`, when its agent is this AI's `agent()` at a level
-        that plays twins (hard), it plans for that agent's reading instead. `alone` for a team
+        it plays `FOR_PEOPLE`. With `twin`, when its agent is this AI's `agent()` (with no level,
+        or at a level that plays twins), it plans for that agent's reading instead. `alone` for a team
         with no opponent (single-team mode); `level` caps its count."""
         twin = twin and (level is None or level.twin)
         if self.captain_strategy != ExpectedCaptain.name:
@@ -69,32 +69,43 @@ class AI:
         return self.agent()
 
     def agent(self, level: Level | None = None) -> Agent:
-        """An agent; a `level` sets how often it takes its best card rather than a likely one.
-        At a level whose captain plans for a person, the agent reads as people do."""
+        """An agent; a `level` sets how often it takes its best card rather than a likely one,
+        and how far those other picks stray. At a level whose captain plans for a person, the
+        agent reads as people do."""
         options = {} if level is None else {"chance": level.chance}
         if level is not None and not level.twin and self.agent_strategy == DEFAULT_AGENT:
-            return PeopleAgent(self.weights, model=self.people, **options)
-        return AGENTS[self.agent_strategy](self.weights, **options)
+            agent: Agent = PeopleAgent(self.weights, model=self.people, **options)
+        else:
+            agent = AGENTS[self.agent_strategy](self.weights, **options)
+        if level is not None:   # its other picks stray further than its reading's chances
+            agent.temperature *= level.spread
+        return agent
 
 
 @dataclass(frozen=True)
 class Level:
     """How strongly an AI team plays: its captain's largest count, whether the captain knows how
-    its own agent reads (`twin`), and how often the agent takes its best card (`chance`)."""
+    its own agent reads (`twin`), how often the agent takes its best card (`chance`), and how far
+    its other picks stray (`spread`). A level never changes the words its captain may use.
+
+    The values are set so that a model of people in the person's seat wins about 75% at easy,
+    50% at normal and 25% at hard (`python main.py bench --levels`, reports/levels.md, decision
+    0036)."""
 
     name: str
     max_count: int
     twin: bool
     chance: float
-    about: str   # what a player meets at this level, measured by `python main.py bench --levels`
+    spread: float   # its other picks: its reading's chances, flattened by this factor (1: as they are)
+    about: str      # what a player meets at this level
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("easy", max_count=1, twin=False, chance=0.7,
-          about="one card a hint: about 9 turns to find its cards"),
-    Level("normal", max_count=2, twin=False, chance=0.95,
-          about="up to two cards a hint, in a person's words"),
-    Level("hard", max_count=4, twin=True, chance=1.0,
-          about="the whole AI, its captain planning for its own twin agent: about 3 turns"),
+    Level("easy", max_count=1, twin=False, chance=0.0, spread=8.0,
+          about="one card a hint, and its guesses often go astray"),
+    Level("normal", max_count=2, twin=False, chance=0.0, spread=2.0,
+          about="up to two cards a hint, guessed as a person might, at times astray"),
+    Level("hard", max_count=2, twin=False, chance=0.0, spread=1.25,
+          about="up to two cards a hint, guessed nearly as a person does"),
 )}
 DEFAULT_LEVEL = "normal"

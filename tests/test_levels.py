@@ -1,0 +1,105 @@
+"""The game's levels: a level changes how the opponent plays, never the words it may use; the
+levels' measurement against a model of people plays real games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import dealt_board
+
+import bench
+from board import RED
+from common import board_words, hint_words
+from evaluation.games import TEST_OFFSET
+from evaluation.human_models import FittedGuesser, StrangerFeatures
+from evaluation.levels import AUTO, SEATS, TARGETS, levels_markdown, run_levels
+from foreign.vectors import Vectors, unit
+from model import AI, LEVELS, Hint, Weights, zipf
+
+
+def banded(board_seed: int) -> tuple[Weights, object, np.ndarray]:
+    """Weights over the real hint vocabulary in which the rare hints (Zipf below 4, which the AI
+    never gives) point at the red cards alone most strongly, the hints just above the floor
+    (Zipf 4 to 4.3) next, every other hint weakly: any level that moved the floor either way
+    would give a hint outside the band."""
+    board = dealt_board(board_seed)
+    hints = hint_words()
+    frequency = zipf(hints)
+    rare, band = (frequency > 0) & (frequency < 4), (frequency >= 4) & (frequency < 4.3)
+    rng = np.random.default_rng(board_seed)
+    matrix = rng.uniform(0.0, 0.3, size=(len(hints), len(board.words))).astype(np.float32)
+    red = np.array([c.color is RED for c in board.cards])
+    for chosen, low in ((rare, 0.9), (band, 0.75)):
+        matrix[np.ix_(chosen, red)] = rng.uniform(low, low + 0.05, size=(chosen.sum(), red.sum()))
+        matrix[np.ix_(chosen, ~red)] = 0.0
+    return Weights("banded", hints, tuple(board.words), matrix), board, band
+
+
+def test_every_level_gives_its_hints_from_the_same_words():
+    weights, board, band = banded(TEST_OFFSET + 3)
+    allowed = {h for h, b in zip(weights.hints, band, strict=True) if b}
+    ai = AI(weights)
+    for level in LEVELS.values():
+        captain, given = ai.captain(twin=True, level=level), []
+        for _ in range(3):
+            choice = captain.give_hint(board, RED, given)
+            assert choice.hint.word in allowed, (level.name, choice.hint)
+            given.append(choice.hint.word)
+
+
+def test_an_easier_level_strays_from_its_best_card_more_often():
+    board = dealt_board(TEST_OFFSET)
+    weights = Weights("sharp", ("ocean",), tuple(board.words),
+                      np.linspace(1.0, 0.0, len(board.words), dtype=np.float32)[None, :])
+    ai, best = AI(weights), board.words[0]
+
+    def best_share(level) -> float:
+        rng = np.random.default_rng(0)
+        picks = [ai.agent(level).guess(board, Hint("ocean", 1), 0, rng) for _ in range(300)]
+        return float(np.mean([p == best for p in picks]))
+
+    shares = [best_share(LEVELS[name]) for name in ("easy", "normal", "hard")]
+    assert shares[0] < shares[1] < shares[2] or shares[0] < shares[1] == shares[2] == 1.0, shares
+
+
+class Hashed(Vectors):
+    """Random unit vectors, the same for a word every time: a stand-in for GloVe."""
+
+    def embed(self, words):
+        rows = [np.random.default_rng([7, *map(ord, w)]).normal(size=16) for w in words]
+        return unit(np.array(rows).reshape(-1, 16)), np.ones(len(words), dtype=bool)
+
+
+@pytest.fixture
+def small_ai():
+    """The AI on a random matrix over 1,500 spoken hints and 60 card words, and a sampling
+    guesser with made-up coefficients on hashed vectors (the bench fits one to people)."""
+    hints = [h for h, z in zip(hint_words(), zipf(hint_words()), strict=True) if z >= 4][:1500]
+    words = board_words()[:60]
+    matrix = np.random.default_rng(3).random((len(hints), len(words))) ** 3
+    features = StrangerFeatures(Hashed())
+    coefficients = np.array([4.0, 0.5, 0.0, 0.0, 0.1], dtype=np.float32)
+    assert len(coefficients) == len(features.names)
+    ai = AI(Weights("small", tuple(hints), tuple(words), matrix.astype(np.float32)))
+    return ai, words, FittedGuesser("hashed", features, coefficients, sample=True)
+
+
+def test_the_levels_measurement_plays_each_level_and_the_auto_team_in_both_seats(small_ai):
+    ai, words, guesser = small_ai
+    rows = run_levels([TEST_OFFSET, TEST_OFFSET + 1], words, ai, LEVELS, guesser)
+    assert [r["opponent"] for r in rows] == [*LEVELS, AUTO]
+    for row in rows:
+        assert row["target"] == TARGETS[row["opponent"]]
+        for seat in SEATS:
+            assert row[seat]["games"] == 4 and row[seat]["errors"] == 0      # a game each side, 2 boards
+            assert 0.0 <= row[seat]["win_rate"].value <= 1.0
+            assert row[seat]["win_rate"].low <= row[seat]["win_rate"].value <= row[seat]["win_rate"].high
+    assert ("hints_to_win" in rows[0]) and ("hints_to_win" not in rows[-1])
+    text = levels_markdown(rows, "python main.py bench --levels --seeds 2")
+    assert "`python main.py bench --levels --seeds 2`" in text
+    assert "| auto | turns over one of its own cards a turn |" in text and "85% or more" in text
+
+
+def test_the_levels_need_the_human_record(tmp_path, capsys):
+    assert bench.COMMAND.main(["--levels", "--seeds", "1", "--sources", str(tmp_path)]) == 2
+    assert "needs the human Duet record" in capsys.readouterr().err
