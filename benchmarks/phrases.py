@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the matrices' cache (default: data/cache)")
     args = parser.parse_args(argv)
     pairs = [tuple(p.split()) for p in EVERYDAY]
-    catalog = datasets.Catalog(sources=args.sources, cache_dir=args.cache_dir)
+    catalog = datasets.Catalog(datasets.Settings(args.sources, args.cache_dir))
     names = [n for n in MATRICES if catalog.missing(n) is None]
     found = {name: known(catalog.weights(name), pairs) for name in names}
     print(f"| hint → card | {' | '.join(names)} |")

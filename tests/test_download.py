@@ -20,6 +20,7 @@ import download
 from initializers import fetch
 from initializers.catalog import Catalog
 from initializers.readers import read_corpus, read_usf
+from initializers.settings import Settings
 
 BOOKS = (46, 59679, 31287, 29994)   # A Christmas Carol and three short stories
 
@@ -54,7 +55,7 @@ def test_a_full_download_lays_the_files_out_as_the_readers_expect(publisher, sha
     carol = gzip.decompress((sources / "corpus" / "gutenberg" / "pg46.txt.gz").read_bytes())
     assert carol == gzip.decompress(shared_books(shared_datasets)[46].read_bytes())
     # what the readers make of them
-    catalog = Catalog((), (), sources=sources, cache_dir=tmp_path / "cache")
+    catalog = Catalog(Settings(sources, tmp_path / "cache", hints=(), words=()))
     assert [catalog.missing(n) for n in ("association", "eat", "word_collocations")] == [None] * 3
     assert sum(1 for _ in read_usf(catalog.files("usf"))) == 72_176
     carol_text = next(iter(read_corpus([sources / "corpus" / "gutenberg" / "pg46.txt.gz"])))
@@ -325,6 +326,6 @@ def test_every_book_comes_and_reads_as_the_shared_copy(shared_datasets, tmp_path
     assert not done.failed and len(done.fetched) == 8 + 1 + 359
 
     def words(sources: Path) -> int:
-        files = Catalog((), (), sources=sources).files("corpus")
+        files = Catalog(Settings(sources, hints=(), words=())).files("corpus")
         return sum(len(text.split()) for text in read_corpus(files))
     assert words(tmp_path) == words(shared_datasets) == 15_044_427   # ../shared/datasets/README.md

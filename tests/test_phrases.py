@@ -12,6 +12,7 @@ import pytest
 import datasets
 from initializers.catalog import Catalog
 from initializers.phrases import phrase_matrix, phrase_pairs, read_phrases, wordnet_folder
+from initializers.settings import Settings
 
 # Clue → the card a person means, as in "fire truck"; every card is a board word or not, every
 # clue a hint of the vocabulary or not: both ways of reading a word are exercised.
@@ -24,7 +25,7 @@ EVERYDAY = [("fire", "truck"), ("manta", "ray"), ("hot", "dog"), ("ice", "cream"
 def phrases(tmp_path_factory) -> datasets.Weights:
     """The phrases matrix from a fresh install: no sources folder, an empty cache."""
     root = tmp_path_factory.mktemp("phrases")
-    return Catalog(sources=root / "no-sources", cache_dir=root / "cache").weights("phrases").without_backoff()
+    return Catalog(Settings(root / "no-sources", root / "cache")).weights("phrases").without_backoff()
 
 
 @pytest.mark.parametrize(("clue", "card"), EVERYDAY)
