@@ -24,11 +24,15 @@ class Captain:
         self.weights, self.max_count = weights, max_count
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
-        situation = Situation.of(self.weights, board, team, given)
+        situation = self.situation(board, team, given)
         score = self.score(situation, board)
         if not np.isfinite(score[situation.legal]).any():
             score = fallback(situation)   # the strategy found nothing safe: still give a hint
         return choose(situation, score, self.weights.hints)
+
+    def situation(self, board: Board, team: Color, given: Sequence[str] = ()) -> Situation:
+        """What the captain sees: the face-down cards, their colours, every hint's weights."""
+        return Situation.of(self.weights, board, team, given)
 
     def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
         """What the agent turned over for the last hint; a strategy that learns its agent uses it."""

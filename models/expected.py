@@ -44,6 +44,10 @@ class CaptainSettings:
     seed: int = 0
 
 
+# A card aimed at and missed this often stops being a target until the endgame; a hint that aims
+# again at a missed set of cards is passed over for the next best, this many times at most.
+GIVE_UP_AFTER, MOVE_ON_TRIES = 2, 4
+
 # The captain that plans for a person (docs/decisions/0035-a-captain-for-people.md): its partner
 # is the model of people, read sharper than its fitted softmax, and it asks for two cards at most.
 FOR_PEOPLE = CaptainSettings(max_count=2, temperature=0.01)
@@ -163,12 +167,23 @@ class ExpectedCaptain(Captain):
         self.strangers = bool(partners)
         self.members = family_members(self.partners) if self.strangers else np.eye(len(self.partners))
         self.assassin_gap = settings.assassin_gap if self.strangers else 0
+        # Moving on (issue 40): how often each own card was aimed at and missed, and the sets missed.
+        self.last: HintChoice | None = None
+        self.tries: dict[str, int] = {}
+        self.missed_sets: set[frozenset[str]] = set()
 
     def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
         """Learn from what the agent turned over for a hint, in order, among the cards face
         down when it was given. Each partner gains the likelihood of those guesses under a
         softmax of its reading; each simulation temperature gains their likelihood under
-        the believed mix of partners, and the likeliest becomes the captain's."""
+        the believed mix of partners, and the likeliest becomes the captain's. The hint's
+        targets that were not turned over count a try each, and a set missed is not aimed at again."""
+        if self.last is not None and self.last.hint.word == hint:
+            missed = [t for t in self.last.targets if t not in guesses]
+            for target in missed:
+                self.tries[target] = self.tries.get(target, 0) + 1
+            if missed:
+                self.missed_sets.add(frozenset(self.last.targets))
         words = list(face_down)
         picks = [words.index(word) for word in guesses]
         rows = np.stack([p.hint_row(hint, words) for p in self.partners])
@@ -248,8 +263,30 @@ class ExpectedCaptain(Captain):
         self.reached[chosen] = np.where(speaks | ~speaks.any(axis=0), sure, np.inf).min(axis=0)
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
-        choice = super().give_hint(board, team, given)
+        """The best hint that does not aim again at a set of cards its agent missed (but in the
+        endgame, when the last cards may need another try)."""
+        refused: list[str] = []
+        for _ in range(MOVE_ON_TRIES):
+            choice = super().give_hint(board, team, [*given, *refused])
+            if self.late(board, team) or frozenset(choice.targets) not in self.missed_sets:
+                break
+            refused.append(choice.hint.word)
+        self.last = choice
         return replace(choice, readers=self.agreement(board, choice))
+
+    def late(self, board: Board, team: Color) -> bool:
+        """The endgame: few enough own cards left that every one is a target again."""
+        return board.remaining(team) <= self.settings.endgame
+
+    def situation(self, board: Board, team: Color, given: Sequence[str] = ()) -> Situation:
+        """As the base sees it, but an own card that two hints aimed at and missed stops being a
+        target until the endgame: it is seen as a bystander, so no hint aims at it."""
+        situation = super().situation(board, team, given)
+        if self.late(board, team):
+            return situation
+        colors = [NEUTRAL if c is team and self.tries.get(w, 0) >= GIVE_UP_AFTER else c
+                  for w, c in zip(situation.words, situation.colors, strict=True)]
+        return replace(situation, colors=colors)
 
     def agreement(self, board: Board, choice: HintChoice) -> tuple[tuple[str, bool], ...]:
         """Each family of partners that reads the hint itself (not through a backoff), and

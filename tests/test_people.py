@@ -131,3 +131,27 @@ def test_every_level_gives_hints_from_one_vocabulary_never_below_the_frequency_f
         assert zipf([person.word])[0] >= MIN_HINT_ZIPF
     legal = sbert.filter.legal(deal(0, board_words())[0])
     assert zipf([h for h, ok in zip(sbert.hints, legal, strict=True) if ok]).min() >= MIN_HINT_ZIPF
+
+
+def test_the_captain_moves_on_from_cards_and_sets_its_agent_missed() -> None:
+    # Issue 40: five hints running counted FLAG among their targets; LEAFLET 3 and WHISKY 3 aimed
+    # at the same three cards.
+    import datasets
+    from board import deal
+    from common import board_words
+
+    sbert = datasets.load_weights("sbert", sources=Path("/nonexistent"))
+    board, _ = deal(10003, board_words())
+    team = board.starting_team
+    captain = model.AI(sbert).captain()
+    first = captain.give_hint(board, team)
+    captain.observe(first.hint.word, board.unrevealed_words(), [])        # the agent found none
+    again = captain.give_hint(board, team, [first.hint.word])
+    assert frozenset(again.targets) != frozenset(first.targets)         # a missed set is not repeated
+    target = again.targets[0]
+    captain.tries[target] = 2                                            # aimed at twice, missed twice
+    assert all(target not in captain.give_hint(board, team, [first.hint.word]).targets for _ in range(2))
+    # In the endgame every own card is a target again.
+    for card in [c for c in board.cards if c.color is team and c.word != target][:-1]:
+        board.reveal(card.word, team)
+    assert target in captain.give_hint(board, team, [first.hint.word]).targets
