@@ -286,6 +286,8 @@ class ExpectedCaptain(Captain):
             return situation
         colors = [NEUTRAL if c is team and self.tries.get(w, 0) >= GIVE_UP_AFTER else c
                   for w, c in zip(situation.words, situation.colors, strict=True)]
+        if team not in colors:   # every own card given up: all are targets again
+            return situation
         return replace(situation, colors=colors)
 
     def agreement(self, board: Board, choice: HintChoice) -> tuple[tuple[str, bool], ...]:

@@ -151,6 +151,10 @@ def test_the_captain_moves_on_from_cards_and_sets_its_agent_missed() -> None:
     target = again.targets[0]
     captain.tries[target] = 2                                            # aimed at twice, missed twice
     assert all(target not in captain.give_hint(board, team, [first.hint.word]).targets for _ in range(2))
+    given_up = dict(captain.tries)
+    captain.tries = {c.word: 2 for c in board.cards if c.color is team}   # every own card given up
+    assert captain.give_hint(board, team, [first.hint.word]).targets      # still a hint, at them
+    captain.tries = given_up
     # In the endgame every own card is a target again.
     for card in [c for c in board.cards if c.color is team and c.word != target][:-1]:
         board.reveal(card.word, team)
