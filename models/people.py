@@ -87,7 +87,6 @@ class Features:
             raise KeyError(f"no matrix for {', '.join(sorted(missing))}")
         self.parsed = parsed
         self.readings = {name: readings[name] for name in needed}
-        self.frequencies: dict[str, float] = {}
 
     def __call__(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
         return self.assemble({name: w.own_rows(list(clues), list(words))
@@ -105,14 +104,9 @@ class Features:
         shape = next(iter(rows.values())).shape if rows else (1, len(words))
         values = np.empty((*shape, len(self.names)), dtype=np.float32)
         for k, (reading, context) in enumerate(self.parsed):
-            values[..., k] = (self.frequency(words)[None] if reading == FREQUENCY
+            values[..., k] = (card_frequency(words)[None] if reading == FREQUENCY
                               else in_context(rows[reading], context))
         return values
-
-    def frequency(self, words: Sequence[str]) -> np.ndarray:
-        if new := [w for w in words if w not in self.frequencies]:
-            self.frequencies.update(zip(new, card_frequency(new).tolist(), strict=True))
-        return np.array([self.frequencies[w] for w in words], dtype=np.float32)
 
 
 @dataclass(frozen=True)
