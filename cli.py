@@ -9,8 +9,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cluster import add_scheduler_argument, scheduler_address
-from common import SOURCES_DIR, warn
+from common import COMMAND, SOURCES_DIR, warn
 from model import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN, ExpectedCaptain
+
+
+def parse_seed(text: str) -> int:
+    """A seed for numpy, as an argparse type: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, 0 or more, not {text!r}")
+    return value
 
 
 def add_ai_arguments(p: argparse.ArgumentParser) -> None:
@@ -81,7 +92,7 @@ class Command:
 
     def parser(self) -> argparse.ArgumentParser:
         """The parser of `python main.py NAME` on its own."""
-        p = argparse.ArgumentParser(prog=f"python main.py {self.name}", **self.texts())
+        p = argparse.ArgumentParser(prog=f"{COMMAND} {self.name}", **self.texts())
         self.add_arguments(p)
         return p
 

@@ -17,8 +17,8 @@ import download
 import duet
 import protocol
 from board import BLUE, RED, TEAMS, Board, Color, game_rngs
-from cli import add_ai_arguments, load_ai
-from common import BOARD_WORDS_PATH, GAMES_LOG_PATH, load_words, parse_seed, warn
+from cli import add_ai_arguments, load_ai, parse_seed
+from common import BOARD_WORDS_PATH, COMMAND, GAMES_LOG_PATH, load_words, warn
 from engine import AutoTeam, Game, RuleError, Team, TurnStarted
 from model import AI, DEFAULT_LEVEL, LEVELS
 from players import COMPOSITIONS, AIAgent, AICaptain, HumanAgent, HumanCaptain, parse_composition
@@ -47,7 +47,7 @@ COMMANDS = (bench.COMMAND, protocol.COMMAND, companion.COMMAND, duet.COMMAND, do
 
 def parser() -> argparse.ArgumentParser:
     """The game's flags, and a subcommand for each other command."""
-    p = argparse.ArgumentParser(prog="python main.py", description=DESCRIPTION, epilog=EPILOG,
+    p = argparse.ArgumentParser(prog=COMMAND, description=DESCRIPTION, epilog=EPILOG,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     teams = p.add_argument_group("teams")
     for color in TEAMS:

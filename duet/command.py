@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TextIO
 
 from board import game_rngs
-from cli import Command, add_ai_arguments, load_ai
-from common import BOARD_WORDS_PATH, board_words, load_words, parse_seed, warn
+from cli import Command, add_ai_arguments, load_ai, parse_seed
+from common import BOARD_WORDS_PATH, board_words, load_words, warn
 from duet.game import DuetGame
 from duet.partners import AIPartner, HumanPartner
 from duet.rules import RULES, TIMER_TOKENS, DuetBoard, Side

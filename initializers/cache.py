@@ -1,19 +1,88 @@
-"""Cache files beside the matrices: arrays with a checksummed JSON sidecar, and reading sidecars."""
+"""Cache files beside the matrices: a matrix or arrays with a checksummed JSON sidecar, read back only
+when the sidecar vouches for them."""
 
 from __future__ import annotations
 
 import hashlib
 import io
 import json
+import os
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from common import StaleCache, atomic_write_bytes, missing_sidecar, sidecar
+from common import atomic_write_bytes, sha256_file, temporary_beside
 
 # --- caches beside the matrices --------------------------------------------------------------------
+
+
+def save_matrix(path: Path, matrix: np.ndarray, meta: dict[str, Any]) -> None:
+    """Save a matrix as `.npy` with a JSON sidecar that names it and records its checksum.
+
+    The matrix is written first and the sidecar last, each atomically: a cache is
+    trusted only when its sidecar exists and the checksum matches, so a rebuild
+    killed at any point leaves the old cache or none.
+    """
+    with temporary_beside(path) as temporary:
+        with open(temporary, "wb") as f:
+            np.save(f, np.ascontiguousarray(matrix))
+        meta = {**meta, "shape": list(matrix.shape), "dtype": str(matrix.dtype),
+                "sha256": sha256_file(temporary)}
+        sidecar(path).unlink(missing_ok=True)
+        os.replace(temporary, path)
+    atomic_write_bytes(sidecar(path), json.dumps(meta, indent=1, sort_keys=True).encode())
+
+
+def sidecar(path: Path) -> Path:
+    """The JSON metadata file beside a cached matrix."""
+    return path.with_suffix(".json")
+
+
+class StaleCache(Exception):
+    """A cache that is missing, corrupt or built from other inputs; the message says which."""
+
+
+NO_CACHE_YET = "no cache yet"   # the one reason not worth a line: a first build, nothing was lost
+
+
+def missing_sidecar(path: Path) -> None:
+    """Raise StaleCache when the sidecar of `path` is missing: "no cache yet" only when `path` is too."""
+    if not sidecar(path).exists():
+        raise StaleCache(f"{sidecar(path).name} is missing" if path.exists() else NO_CACHE_YET)
+
+
+def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
+    """Load a cached matrix, checking its sidecar against the expected metadata.
+
+    Raises StaleCache with the reason when it must be rebuilt.
+    """
+    missing_sidecar(path)
+    if not path.exists():
+        raise StaleCache(f"{path.name} is missing")
+    try:
+        meta = json.loads(sidecar(path).read_text())
+    except (OSError, ValueError) as error:
+        raise StaleCache(f"unreadable metadata ({error})") from None
+    if not isinstance(meta, dict):
+        raise StaleCache("unreadable metadata (not a JSON object)")
+    for key, value in expected.items():
+        if meta.get(key) != value:
+            raise StaleCache(f"{key} changed")
+    try:
+        checksum = sha256_file(path)
+    except OSError as error:   # a directory, no permission, an I/O error: rebuild, don't crash
+        raise StaleCache(f"unreadable matrix ({error})") from None
+    if meta.get("sha256") != checksum:
+        raise StaleCache("checksum mismatch (truncated or corrupt file)")
+    try:
+        matrix = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        raise StaleCache(f"unreadable matrix ({error})") from None
+    if list(matrix.shape) != meta.get("shape"):
+        raise StaleCache("shape mismatch")
+    return matrix
 
 
 def save_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> str:

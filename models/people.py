@@ -21,12 +21,13 @@ from pathlib import Path
 import numpy as np
 
 from board import Board, Color
+from common import PACKAGE_DATA
 from models.agents import Agent
 from models.chances import softmax
 from models.hints import Hint, zipf
 from models.weights import Weights
 
-PEOPLE_PATH = Path(__file__).resolve().parent.parent / "data" / "people.json"
+PEOPLE_PATH = PACKAGE_DATA / "people.json"
 
 # The matrices a feature may read, by initializer name. Norms are raw strengths of a few
 # people out of a hundred: heavy-tailed, so they enter as square roots.

@@ -14,10 +14,10 @@ import functools
 import importlib.util
 from pathlib import Path
 
-from common import DATA_DIR, lemmas, load_words
+from common import PACKAGE_DATA, lemmas, load_words
 
-FIT_PATH = DATA_DIR / "table_fit_en.txt"
-UNFIT_PATH = DATA_DIR / "table_unfit_en.txt"
+FIT_PATH = PACKAGE_DATA / "table_fit_en.txt"
+UNFIT_PATH = PACKAGE_DATA / "table_unfit_en.txt"
 
 
 def profanity_words() -> frozenset[str]:

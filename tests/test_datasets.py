@@ -21,7 +21,7 @@ from scipy import sparse
 import datasets
 import initializers.corpus
 import initializers.sbert
-from common import sidecar
+from initializers.cache import sidecar
 from initializers.catalog import Catalog
 from initializers.corpus import (
     association_matrix,
@@ -667,8 +667,7 @@ def test_progress_bars_are_drawn_on_a_terminal_only(monkeypatch, terminal):
 
 def test_every_bar_goes_through_the_one_helper():
     root = Path(__file__).resolve().parent.parent
-    sources = [p for p in (*root.glob("*.py"), *root.glob("models/*.py"), *root.glob("benchmarks/*.py"))
-               if p.name != "common.py"]
+    sources = [p for p in (*root.glob("*.py"), *root.glob("models/*.py"), *root.glob("benchmarks/*.py"))]
     makes_bars = re.compile(r"\btqdm\(|from tqdm|import tqdm")
     assert [p.name for p in sources if makes_bars.search(p.read_text(encoding="utf-8"))] == []
 
@@ -702,8 +701,9 @@ def test_the_first_corpus_build_says_how_long_it_takes(tmp_path):
 def test_fasttext_training_counts_its_time_on_a_terminal(tmp_path, monkeypatch, capsys):
     """Issue 40: on one thread fastText printed nothing for the 4-5 minutes of a real build."""
     import common
+    import support.console
 
-    monkeypatch.setattr(common, "on_terminal", lambda: True)
+    monkeypatch.setattr(support.console, "on_terminal", lambda: True)
     corpus = lemmatise([" ".join(f"{a}o{b}" for a in "bcdfghjklm" for b in "bcdfg") * 20])
     with common.ticking("slow work", every=0.01):
         time.sleep(0.05)

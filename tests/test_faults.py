@@ -1,7 +1,7 @@
 """Faults: broken caches, rebuilds killed halfway, bad sources, read-only data and a full disk.
 
 A cache is trusted only when its JSON sidecar is there and the matrix's
-checksum matches it (common.save_matrix / load_matrix). These tests break it
+checksum matches it (initializers.cache.save_matrix / load_matrix). These tests break it
 in every way they can think of and check that the game notices, says so, and
 goes on.
 
@@ -34,9 +34,10 @@ import datasets
 import initializers.cache
 import initializers.catalog
 import initializers.sbert
+import support.files
 from board import TEAMS, Board
-from common import StaleCache, load_matrix, save_matrix, sidecar
 from engine import Game, Team
+from initializers.cache import StaleCache, load_matrix, save_matrix, sidecar
 from model import AI
 from players import AIAgent, AICaptain
 
@@ -168,7 +169,7 @@ WRITER = textwrap.dedent("""
     import sys
     from pathlib import Path
     import numpy as np
-    from common import save_matrix
+    from initializers.cache import save_matrix
     big = np.full((8192, 4096), 2.0, dtype=np.float32)      # 128 MiB: the write takes a while
     print("writing", flush=True)
     save_matrix(Path(sys.argv[1]), big, {"initializer": "test", "inputs": "abc"})
@@ -345,17 +346,17 @@ def test_a_kill_between_any_two_steps_of_a_save_leaves_the_old_cache_or_none(tmp
 
     match step:
         case "writing the matrix":
-            monkeypatch.setattr(common.np, "save", stop)
+            monkeypatch.setattr(initializers.cache.np, "save", stop)
         case "checksumming":
-            monkeypatch.setattr(common, "sha256_file", stop)
+            monkeypatch.setattr(initializers.cache, "sha256_file", stop)
         case "removing the old sidecar":
             real_unlink = Path.unlink
             monkeypatch.setattr(Path, "unlink", lambda self, missing_ok=False: (
                 stop() if self == sidecar(path) else real_unlink(self, missing_ok=missing_ok)))
         case "writing the sidecar":
-            monkeypatch.setattr(common, "atomic_write_bytes", stop)
+            monkeypatch.setattr(initializers.cache, "atomic_write_bytes", stop)
         case _:
-            monkeypatch.setattr(common.os, "replace", replace)
+            monkeypatch.setattr(initializers.cache.os, "replace", replace)
     with pytest.raises(Interrupted):
         save_matrix(path, new, META)
     monkeypatch.undo()
@@ -475,14 +476,14 @@ def read_only(folder: Path, monkeypatch):
         finally:
             folder.chmod(0o755)
         return
-    real = common.tempfile.mkstemp
+    real = support.files.tempfile.mkstemp
 
     def refuse(*args, dir=None, **kwargs):
         if dir is not None and Path(dir).resolve() == folder.resolve():
             raise PermissionError(errno.EACCES, "Permission denied", str(folder))
         return real(*args, dir=dir, **kwargs)
 
-    monkeypatch.setattr(common.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(support.files.tempfile, "mkstemp", refuse)
     yield
 
 
@@ -640,7 +641,7 @@ def test_an_atomic_write_gets_the_mode_a_plain_write_gets(tmp_path):
     plain.write_bytes(b"x")
     atomic = tmp_path / "atomic.md"
     common.atomic_write_bytes(atomic, b"x")
-    common.save_matrix(tmp_path / "m.npy", np.zeros((2, 2), np.float32), {})
+    initializers.cache.save_matrix(tmp_path / "m.npy", np.zeros((2, 2), np.float32), {})
     expected = plain.stat().st_mode & 0o777
     assert atomic.stat().st_mode & 0o777 == expected
     assert (tmp_path / "m.npy").stat().st_mode & 0o777 == expected

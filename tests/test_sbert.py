@@ -15,8 +15,9 @@ from helpers import ASSASSIN_WORD, BLUE_WORDS, KEY, NEUTRAL_WORDS, RED_WORDS, WO
 
 import initializers.sbert
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
-from common import board_words, hint_words, load_matrix, save_matrix, sha256_file, sidecar
+from common import board_words, hint_words, sha256_file
 from engine import AutoTeam, Game, Team
+from initializers.cache import load_matrix, save_matrix, sidecar
 from model import Agent, CumsumCaptain, Hint, NoLegalHint, Weights, agent_plays, hint_problem
 from players import AICaptain
 

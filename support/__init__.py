@@ -1,0 +1,4 @@
+"""The parts of common.py, one concept a module: where files are (paths), what a person sees on
+stderr (console), the word lists and their lemmas (words), and files written safely (files).
+
+`common` is their public face: the rest of the project imports from it."""

