@@ -1,11 +1,23 @@
-"""The project's declared dependencies: pyproject.toml and the requirements files agree."""
+"""The project as pip installs it: declared dependencies, one package, a command that plays.
+
+Installed, the clone's folder becomes the package `codenames`, so that none of its modules
+(datasets, common, cli, main ...) lands at the top of site-packages.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+SHIPPED_ELSEWHERE = ("tests/", "docs/", "reports/", "benchmarks/", ".ci/")   # in a clone only
 
 
 def pins(path: Path) -> set[str]:
@@ -18,9 +30,61 @@ def test_pyproject_declares_what_the_requirements_files_pin():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert set(project["dependencies"]) == pins(ROOT / "requirements.txt")
     assert set(project["optional-dependencies"]["dev"]) == pins(ROOT / "requirements-dev.txt")
-    assert project["scripts"]["codenames"] == "main:main"
+    assert project["scripts"]["codenames"] == "codenames.__main__:main"
 
 
-def test_every_top_level_module_is_declared():
-    declared = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["py-modules"])
-    assert declared == {p.stem for p in ROOT.glob("*.py")}
+def tracked_files() -> list[str]:
+    """The clone's files: tracked, or new and not ignored."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout.split()
+    return [name for name in listed if (ROOT / name).is_file()]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> zipfile.ZipFile:
+    """The wheel built from a copy of the clone's files (a build leaves build/ behind it)."""
+    folder = tmp_path_factory.mktemp("wheel")
+    for name in tracked_files():
+        (folder / "source" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, folder / "source" / name)
+    pip_wheel = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+    built = subprocess.run([*pip_wheel, "-w", str(folder / "out"), str(folder / "source")],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-2000:]
+    return zipfile.ZipFile(next((folder / "out").glob("*.whl")))
+
+
+def test_the_wheel_holds_one_package_with_every_module_and_the_shipped_data(wheel):
+    names = set(wheel.namelist())
+    assert {name.split("/")[0] for name in names if ".dist-info/" not in name} == {"codenames"}
+    shipped = {f"codenames/{name}" for name in tracked_files() if not name.startswith(SHIPPED_ELSEWHERE)
+               and (name.endswith(".py") or name.startswith("data/"))}
+    assert shipped - names == set()
+    assert {"codenames/datasets.py", "codenames/data/people.json", "codenames/data/sbert_en.npy"} <= names
+    entry_points = wheel.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
+    assert "codenames = codenames.__main__:main" in entry_points
+
+
+def test_the_installed_command_plays_and_shadows_nothing(wheel, tmp_path):
+    """Installed, `datasets` and `common` are not importable by anyone else's code, the command
+    plays a game from the shipped data alone, and the player's files go to XDG_DATA_HOME."""
+    site = tmp_path / "site"
+    wheel.extractall(site)
+    env = {**os.environ, "PYTHONPATH": str(site), "XDG_DATA_HOME": str(tmp_path / "home"),
+           "HF_HUB_OFFLINE": "1"}
+    for name in ("datasets", "common", "main", "board"):
+        found = subprocess.run([sys.executable, "-c", f"import {name}"], cwd=tmp_path, env=env,
+                               capture_output=True, text=True)
+        assert f"No module named '{name}'" in found.stderr
+    play = ["--red", "ai:ai", "--blue", "auto", "--seed", "1"]
+    game = subprocess.run([sys.executable, "-m", "codenames", *play], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert game.returncode == 0, game.stderr[-2000:]
+    assert "wins" in game.stdout
+    assert (tmp_path / "home" / "codenames" / "games.jsonl").is_file()
+
+
+def test_a_clone_keeps_its_files_in_its_own_data_folder():
+    import common
+
+    assert not common.INSTALLED and common.DATA_DIR == ROOT / "data" and common.COMMAND == "python main.py"
