@@ -16,16 +16,17 @@ from pathlib import Path
 
 from cli import Command
 from common import DATA_DIR, SOURCES_DIR, sha256_file, warn
-from initializers.fetch import (
+from datasets import (
     BASE_URL_VARIABLE,
     PAUSE,
+    SOURCES,
     TIMEOUT,
     Unreachable,
     copy_of,
-    datasets,
     download,
+    download_command,
+    downloadable,
 )
-from initializers.sources import SOURCES, download_command
 
 DECLINED_PATH = DATA_DIR / "datasets_declined"   # a "no" to the game's offer (git-ignored)
 BUILD_MINUTES = 6   # the first game after a download builds the caches (reports/timings.md)
@@ -38,7 +39,7 @@ def describe() -> str:
     lines = ["Download the datasets that make the AI stronger from their publishers, into the",
              "sources folder (default data/sources/), or say what is there. Without them the AI",
              "plays on SBERT alone. The datasets:", ""]
-    for d in datasets().values():
+    for d in downloadable().values():
         optional = "" if d.default else " (evaluation only: fetched when named)"
         lines += textwrap.wrap(f"{d.name}{optional}: {d.what}.", 88, subsequent_indent="  ")
         for label, text in (("adds", d.adds), ("size", d.size), ("terms", d.licence),
@@ -71,10 +72,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     actions = p.add_subparsers(dest="action", title="actions", metavar="ACTION")
     get = actions.add_parser("download", help="fetch what is missing or corrupt",
                              description="Fetch the named datasets (default: " + ", ".join(
-                                 n for n, d in datasets().items() if d.default) + ") from their "
+                                 n for n, d in downloadable().items() if d.default) + ") from their "
                              "publishers; what is there and sound is kept.")
-    get.add_argument("names", nargs="*", metavar="NAME", choices=[[], *datasets()],
-                     help=f"datasets to fetch: {', '.join(datasets())}")
+    get.add_argument("names", nargs="*", metavar="NAME", choices=[[], *downloadable()],
+                     help=f"datasets to fetch: {', '.join(downloadable())}")
     get.add_argument("--pause", type=float, default=PAUSE, metavar="SECONDS",
                      help=f"pause between two requests to one server (default {PAUSE:g})")
     get.add_argument("--timeout", type=float, default=TIMEOUT, metavar="SECONDS",
@@ -98,7 +99,7 @@ def main(argv: Sequence[str]) -> int:
 
 def run(args: argparse.Namespace, **options) -> int:
     if getattr(args, "action", None) == "download":
-        names = args.names or [n for n, d in datasets().items() if d.default]
+        names = args.names or [n for n, d in downloadable().items() if d.default]
         return fetch(names, args.sources, base_url=args.base_url, pause=args.pause, timeout=args.timeout,
                      trust_content=args.trust_content)
     return status(getattr(args, "sources", SOURCES_DIR), getattr(args, "files", False))
@@ -135,7 +136,7 @@ def fetch(names: Sequence[str], sources: Path, **options) -> int:
 def status(sources: Path, files: bool = False, out: Callable[[str], None] = print) -> int:
     """What is in the sources folder for each dataset: its files, size and checks, what it adds."""
     out(f"datasets in {sources}/:")
-    for d in datasets().values():
+    for d in downloadable().values():
         copies = [(remote, *copy_of(remote, sources)) for remote in d.files]
         present = [(remote, path, problem) for remote, path, problem in copies if path is not None]
         sound = sum(problem is None for _, _, problem in present)
@@ -184,7 +185,7 @@ def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str]
     except EOFError:
         return
     if answer in ("y", "yes"):
-        fetch([n for n, d in datasets().items() if d.default], sources)
+        fetch([n for n, d in downloadable().items() if d.default], sources)
         return
     try:
         declined.parent.mkdir(parents=True, exist_ok=True)

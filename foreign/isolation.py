@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from datasets import wordnet_folder
 from foreign.vectors import SOURCES, Provenance
-from initializers.phrases import wordnet_folder
 
 MIN_FOREIGN = 2
 

@@ -30,12 +30,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from common import DATA_DIR, atomic_write_bytes, load_words, progress, warn
+from common import PACKAGE_DATA, atomic_write_bytes, load_words, progress, warn
 from initializers.readers import GUTENBERG_END, GUTENBERG_START, USF_PARTS
 
 USER_AGENT = "codenames-ai/0.1.0 (the Codenames console game's datasets download; one file at a time)"
 BASE_URL_VARIABLE = "CODENAMES_DATASETS_URL"   # one server for every publisher: the tests' local one
-GUTENBERG_BOOKS_PATH = DATA_DIR / "gutenberg_books.txt"
+GUTENBERG_BOOKS_PATH = PACKAGE_DATA / "gutenberg_books.txt"
 PAUSE = 2.0      # seconds between two requests to one server: Gutenberg's robot page waits 2 s (wget -w 2)
 TIMEOUT = 60.0   # seconds without a byte before a request is given up
 RETRIES = 1      # a file cut off, corrupt or timed out is asked for once more
@@ -186,7 +186,7 @@ def book(ebook: int) -> Remote:
 
 
 @functools.cache
-def datasets() -> dict[str, Dataset]:
+def downloadable() -> dict[str, Dataset]:
     """Every dataset the download knows, by name, in the order it fetches them."""
     usf = Dataset(
         "usf",
@@ -343,7 +343,7 @@ def download(names: Sequence[str], sources: Path, base_url: str | None = None, p
     raises Unreachable at once, leaving every file as it was. `books` narrows the corpus to
     these EBook numbers.
     """
-    wanted = [(name, remote) for name in names for remote in datasets()[name].files
+    wanted = [(name, remote) for name in names for remote in downloadable()[name].files
               if name != "corpus" or books is None]
     wanted += [("corpus", book(n)) for n in (books if "corpus" in names and books is not None else ())]
     base_url = base_url or os.environ.get(BASE_URL_VARIABLE) or None

@@ -31,7 +31,7 @@ def served(shared: Path, books: Iterable[int]) -> dict[str, bytes]:
     """URL path → the bytes the publisher serves there (USF, EAT, the Duet record, `books`)."""
     files = {}
     for name in ("usf", "eat", "human_duet"):
-        for remote in fetch.datasets()[name].files:
+        for remote in fetch.downloadable()[name].files:
             files[urllib.parse.urlsplit(remote.url).path] = (shared / remote.path).read_bytes()
     by_number = shared_books(shared)
     for n in books:

@@ -87,3 +87,17 @@ def test_the_docs_that_the_code_cites_exist():
                 cited |= set(re.findall(r"\b(?:docs|reports)/[\w./-]*\w\.md\b", source.read_text("utf-8")))
     assert "docs/protocol.md" in cited
     assert not {c for c in cited if not (ROOT / c).is_file()}
+
+
+def layout_table() -> set[str]:
+    """The paths the README's layout table names (`main.py`, `models/` ...), folders without their slash."""
+    table = README.read_text(encoding="utf-8").split("| path | what it holds |", 1)[1].split("\n\n", 1)[0]
+    cells = [row.split("|")[1] for row in table.splitlines() if row.startswith("| `")]
+    return {name.rstrip("/") for cell in cells for name in re.findall(r"`([^`]+)`", cell)}
+
+
+def test_the_readme_layout_table_matches_the_tree():
+    """Every module and folder at the top of the clone is in the table, and the table names nothing else."""
+    tracked = {p.name for p in ROOT.iterdir() if not p.name.startswith((".", "__pycache__", "build"))
+               and (p.suffix == ".py" or p.is_dir())}
+    assert layout_table() == tracked

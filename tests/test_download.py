@@ -234,7 +234,7 @@ def test_status_says_what_is_there(publisher, tmp_path, capsys):
 
 def test_the_help_says_what_each_dataset_is_its_size_terms_and_source():
     text = download.parser().format_help()
-    for name, dataset in fetch.datasets().items():
+    for name, dataset in fetch.downloadable().items():
         assert f"{name}" in text and dataset.size in text
     for words in ("Project Gutenberg License", "CC BY-NC-SA 2.5", "Copyright Nelson", "w3.usf.edu",
                   "github.com/bavla/Nets", "https://www.gutenberg.org", "evaluation only"):
@@ -244,7 +244,7 @@ def test_the_help_says_what_each_dataset_is_its_size_terms_and_source():
 def test_the_book_list_and_the_publishers_urls():
     assert len(fetch.gutenberg_books()) == 359 == len(set(fetch.gutenberg_books()))
     assert fetch.book(46).url == "https://www.gutenberg.org/cache/epub/46/pg46.txt"
-    assert fetch.datasets()["usf"].files[0].url == \
+    assert fetch.downloadable()["usf"].files[0].url == \
         "http://w3.usf.edu/FreeAssociation/AppendixA/Cue_Target_Pairs.A-B"
     assert fetch.located(fetch.book(46).url, "http://127.0.0.1:8000/") == "http://127.0.0.1:8000/cache/epub/46/pg46.txt"
 
@@ -286,11 +286,11 @@ def test_a_yes_downloads(publisher, tmp_path, monkeypatch):
     monkeypatch.setenv(fetch.BASE_URL_VARIABLE, publisher.url)
     monkeypatch.setattr(fetch, "PAUSE", 0.0)
     monkeypatch.setattr(fetch, "gutenberg_books", lambda path=None: list(BOOKS))
-    fetch.datasets.cache_clear()
+    fetch.downloadable.cache_clear()
     try:
         download.offer(tmp_path / "sources", tmp_path / "declined", Asked("y"))
     finally:
-        fetch.datasets.cache_clear()
+        fetch.downloadable.cache_clear()
     assert (tmp_path / "sources" / "usf" / "A-B.txt").exists()
     assert (tmp_path / "sources" / "corpus" / "gutenberg" / "pg46.txt.gz").exists()
     assert not (tmp_path / "declined").exists()

@@ -19,6 +19,25 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SKIP = {".git", ".venv", "venv", "data", "reports", "__pycache__", "build"}
 
+# Lowest first: a module may import from its own floor and those below, never from one above.
+# A module is on the floor of the longest prefix listed for it.
+FLOORS: list[tuple[str, ...]] = [
+    ("support", "common", "board", "cluster"),              # paths, files, words; the cards
+    ("models", "model"),                                     # hints, matrices, captains and agents
+    ("initializers", "datasets"),                            # sources → matrices
+    ("engine", "prompts", "players"),                        # the game and its players
+    ("renderer",),                                           # drawing
+    ("cli", "duet", "foreign", "download"),                  # shared flags, Duet, strangers, downloads
+    ("evaluation",),                                         # what the bench measures
+    ("bench", "protocol", "companion", "main", "__main__"),  # the commands
+    ("benchmarks", "tests"),                                 # scripts
+]
+
+# Each package's one public face: outside the package, its names come through it.
+FACES = {"models": "model", "initializers": "datasets", "support": "common"}
+# Unit tests, the corpus benchmark and the fitter of the model of people read the parts themselves.
+BEHIND_THE_FACE = ("tests.", "benchmarks.", "evaluation.people_fit", "evaluation.human_models")
+
 
 def project_files() -> dict[str, Path]:
     """Each project module's dotted name ('initializers.catalog', 'tests.test_rules') and its file."""
@@ -154,6 +173,49 @@ def test_the_project_has_no_import_cycle_and_no_dunder_import():
     graph, dunders = import_graph()
     assert cycles(graph) == []
     assert dunders == {}
+
+
+def within(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def floor(module: str) -> int:
+    """The floor of a module: that of the longest prefix in FLOORS it falls within."""
+    matches = [(len(prefix), level) for level, prefixes in enumerate(FLOORS)
+               for prefix in prefixes if within(module, prefix)]
+    if not matches:
+        raise KeyError(f"{module} is on no floor: add it to FLOORS")
+    return max(matches)[1]
+
+
+def upward(graph: dict[str, set[str]]) -> list[str]:
+    """Every import from a lower floor up to a higher one, as 'importer → imported'."""
+    return [f"{m} → {t}" for m in sorted(graph) for t in sorted(graph[m]) if floor(t) > floor(m)]
+
+
+def test_every_module_is_on_a_floor():
+    graph, _ = import_graph()
+    for module in graph:
+        floor(module)
+
+
+def test_an_import_up_a_floor_is_found():
+    assert upward({"foreign.isolation": {"evaluation.specs"}}) == ["foreign.isolation → evaluation.specs"]
+    assert floor("models.expected") < floor("datasets") < floor("players") < floor("main")
+
+
+def test_no_module_imports_from_a_floor_above_its_own():
+    graph, _ = import_graph()
+    assert upward(graph) == []
+
+
+@pytest.mark.parametrize("package, face", FACES.items())
+def test_outside_a_package_its_names_come_through_its_face(package, face):
+    graph, _ = import_graph()
+    reaching = sorted(f"{m} → {t}" for m in graph for t in graph[m]
+                      if within(t, package) and not within(m, package) and m != face
+                      and not m.startswith(BEHIND_THE_FACE))
+    assert reaching == []
 
 
 # --- what a start imports ----------------------------------------------------------------
