@@ -7,7 +7,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-DOCS = sorted([README, *(ROOT / "docs").rglob("*.md"), *(ROOT / "reports").glob("*.md")])
+DOCS = sorted([README, *(ROOT / "docs").rglob("*.md"), *(ROOT / "reports").rglob("*.md")])
 # [text](target) and [text](target "title"); images too. Autolinks and bare URLs are not relative.
 LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
