@@ -69,7 +69,7 @@ def client(scheduler: str | None = None, workers: int = 1, processes: bool = Tru
 def _glibc_malloc() -> Iterator[None]:
     """Workers started without the MALLOC_TRIM_THRESHOLD_ a Nanny sets by default: any fixed
     threshold stops glibc from raising its mmap threshold, so that every large numpy temporary
-    is mapped and unmapped again, and a bench game took 2.2 times as long (docs/decisions/0028-dask.md)."""
+    is mapped and unmapped again, and bench games run far slower (docs/decisions/0028-dask.md)."""
     import dask
 
     key = "distributed.nanny.pre-spawn-environ"
@@ -81,9 +81,9 @@ def _glibc_malloc() -> Iterator[None]:
 @contextlib.contextmanager
 def _calm_workers() -> Iterator[None]:
     """Local workers without the statistical profiler and with the memory and system monitors
-    waking every 5 s, not every 20 to 500 ms: each wakes a thread that takes the GIL
-    from the games (864 bench games on 2 workers: 20.2 s with them, 17.8 s calmed, two runs each).
-    Remote workers take the same settings from their own Dask config (docs/benchmark.md)."""
+    waking every 5 s, not every 20 to 500 ms: each wakes a thread that takes the GIL from the
+    games (measured in docs/decisions/0028-dask.md). Remote workers take the same settings from
+    their own Dask config (docs/benchmark.md)."""
     import dask
 
     with dask.config.set({"distributed.worker.profile.enabled": False,

@@ -47,7 +47,7 @@ COLORS = {color.value: color for color in Color}
 TEAM_NAMES = {RED.value: RED, BLUE.value: BLUE}
 # Columns built on demand for unseen board words are dropped past this many (20 boards), so
 # that a server meeting endless new boards keeps a small matrix: every new column copies the
-# whole matrix (model.Weights.add_words), which costs ~0.1 s per 500 extra words on 10,000 hints.
+# whole matrix (model.Weights.add_words), and so costs more the more extra words it holds (docs/protocol.md).
 MAX_EXTRA_WORDS = 500
 MAX_LINE = 1 << 20  # characters; a longer line is refused
 MAX_LEGALITY_RETRIES = 20

@@ -29,14 +29,14 @@ def fasttext_transform(cosine: np.ndarray) -> np.ndarray:
 
 # --- fastText ---------------------------------------------------------------------------------
 
-# Chosen so that training on the ~9.5M content tokens of ../shared/datasets fits in a few minutes
-# on 2 cores. Measured there: 100 dimensions took 512 s of CPU, 64 took 336 s for the same quality
-# (AUC of USF cue-target pairs against random pairs 0.829 vs 0.834); 3 epochs lost quality (0.798).
-# A bucket of 200k keeps the saved model near 100 MB (the default 2M would make it 500+ MB).
+# Chosen so that training on the content tokens of ../shared/datasets fits in a few minutes on 2
+# cores: 64 dimensions and 5 epochs, the quality of 100 dimensions for less CPU, where fewer epochs
+# lose quality (docs/decisions/0001-fasttext-64-dimensions.md). A bucket of 200k, not the default
+# 2M, keeps the saved model a fraction of the size (measured there too).
 FASTTEXT_PARAMS = {"model": "skipgram", "dim": 64, "epoch": 5, "minCount": 5, "ws": 5, "neg": 5,
                    "minn": 3, "maxn": 6, "bucket": 200_000, "lr": 0.05}
-# One thread, so the model is the same on every machine: with two, the threads race
-# (Hogwild), and two builds of the cache differed by 3 points of cross-play wins. Recorded
+# One thread, so the model is the same on every machine: with two, the threads race (Hogwild),
+# and two builds of the cache played differently (docs/decisions/0019-fasttext-on-one-thread.md). Recorded
 # in the cache's parameters, so a model trained on more threads is trained again.
 FASTTEXT_THREADS = 1
 VEC_KEEP = 100_000  # words kept from a user's .vec besides the vocabulary (they are frequency-ordered)

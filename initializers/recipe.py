@@ -26,9 +26,8 @@ COMBINED: dict[str, dict[str, float]] = {
         "sentence_collocations": 0.5,
         "fasttext": 0.75,
         "association": 1.0,
-        # Not in the reference design. On tuning seeds 0-19, cross-play of expected + greedy
-        # won 79% of games without them and 89% with them (64% and 71% with disjoint
-        # partners); eat 0 or 1, sbert 0.25 or 1 were no better.
+        # Not in the reference design: cross-play wins more with them, and other weights
+        # were no better (docs/decisions/0007-eat-and-sbert-in-the-recipe.md).
         "eat": 0.5,
         "sbert": 0.5,
     },
@@ -47,9 +46,9 @@ FALLBACK = "sbert"
 FALLBACK_ROW_WEIGHT = 1.0
 # Counts and norms are silent on most hints. An agent on one reads those hints, and orders the
 # cards it weighs alike, through the first of these available: fastText (itself backing off to
-# SBERT) reads a captain's hints more as other matrices do than SBERT's noisy single words. On
-# tuning seeds 0-29 these agents lost 2.5-5.0% of their cross-play games to the assassin, not
-# 7.9-10.4%, and scored 7.2-7.9, not 10.0-11.1 (docs/decisions/0022-sparse-matrices-back-off-to-fasttext.md).
+# SBERT) reads a captain's hints more as other matrices do than SBERT's noisy single words: these
+# agents lose fewer games to the assassin and need fewer hints
+# (docs/decisions/0022-sparse-matrices-back-off-to-fasttext.md).
 SPARSE_BACKOFF: dict[str, tuple[str, ...]] = {
     name: ("fasttext", FALLBACK)
     for name in ("word_collocations", "sentence_collocations", "association", "eat", "phrases")

