@@ -35,10 +35,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))   # the tests' local publisher (tests/publisher.py)
+from benchmarks.startup import launch_until
 
-from benchmarks.startup import launch_until  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 HINT_LINE = re.compile(r"^(RED|BLUE) captain: [A-Z]+ (\d|unlimited)")
 GAME = ["main.py", "--red", "ai:ai", "--blue", "ai:ai", "--seed", "1", "--no-log"]
@@ -72,9 +71,8 @@ def heavy_imports(clone: Path) -> list[str]:
 
 def measure_download(shared: Path, folder: Path) -> tuple[float, float, int, int]:
     """Seconds of a whole download from the local publisher, and of a second run; files, bytes."""
-    from publisher import served, serving
-
     from initializers import fetch
+    from tests.publisher import served, serving  # run from the clone's folder, as benchmarks are
 
     books = fetch.gutenberg_books()
     command = [sys.executable, str(ROOT / "main.py"), "datasets", "download", "--sources", str(folder),
