@@ -10,7 +10,6 @@ import argparse
 import contextlib
 import functools
 import hashlib
-import inspect
 import json
 import os
 import re
@@ -19,7 +18,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -362,11 +361,3 @@ def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
         raise StaleCache("shape mismatch")
     return matrix
 
-
-@functools.cache
-def accepts(function: Callable, parameter: str) -> bool:
-    """Whether a callable (or a class's constructor) takes a parameter of this name."""
-    try:
-        return parameter in inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False
