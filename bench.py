@@ -105,13 +105,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "reports/quick/, git-ignored, with --quick)")
 
 
+# What every strategy is built with (`model.AI`): not a parameter a spec may set.
+BUILT_WITH = ("partners", "alone")
+
+
 def specs(requested: Sequence[str] | None, registry: dict, initializers: Sequence[str],
           role: str) -> list[Spec]:
     """Specs for every requested (or registered) strategy on every initializer."""
     styles = [parse_strategy(text) for text in (requested or list(registry))]
-    for name, _ in styles:
+    for name, params in styles:
         if name not in registry:
             raise ValueError(f"unknown {role} strategy {name!r}: choose from {', '.join(registry)}")
+        if set_here := [key for key, _ in params if key in BUILT_WITH]:
+            raise ValueError(f"{role} strategy {name!r}: the bench sets {', '.join(set_here)} itself")
     return [Spec(name, i, params) for i in initializers for name, params in styles]
 
 
@@ -156,8 +162,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     loaded = list(weights)
     setup = Setup(weights, specs(args.captains, model.CAPTAINS, loaded, "captain"),
-                  specs(args.agents, model.AGENTS, loaded, "agent"), seeds, words,
-                  model.CAPTAINS, model.AGENTS, partners=args.partners)
+                  specs(args.agents, model.AGENTS, loaded, "agent"), seeds, words, partners=args.partners)
     setup.reference = None if args.no_two_team else reference_team(setup, model)
     with executor(args.jobs, scheduler_address(args.scheduler)) as games:
         report = play_bench(setup, default_pair=(model.DEFAULT_CAPTAIN, model.DEFAULT_AGENT), jobs=games)

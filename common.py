@@ -6,10 +6,6 @@ hold one concept each; the rest of the project imports these names from here.
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable
-
 from support.console import on_terminal, progress, ticking, warn
 from support.files import (
     STALE_TEMPORARY,
@@ -54,12 +50,3 @@ __all__ = [
     "sha256_file", "sweep_temporaries", "temporary_beside", "temporary_prefix", "ticking", "warn",
     "words_hash",
 ]
-
-
-@functools.cache
-def accepts(function: Callable, parameter: str) -> bool:
-    """Whether a callable (or a class's constructor) takes a parameter of this name."""
-    try:
-        return parameter in inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False

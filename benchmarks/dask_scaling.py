@@ -51,7 +51,7 @@ def the_setup(args: argparse.Namespace) -> Setup:
                              cache_dir=args.cache_dir)
     return Setup(weights, [Spec(c, i) for c in model.CAPTAINS for i in weights],
                  [Spec(a, i) for a in model.AGENTS for i in weights],
-                 list(range(100_000, 100_000 + args.seeds)), words, model.CAPTAINS, model.AGENTS)
+                 list(range(100_000, 100_000 + args.seeds)), words)
 
 
 _FORKED: Setup | None = None

@@ -38,8 +38,7 @@ def main(argv: list[str]) -> int:
     weights, _, _ = load_all(list(datasets.INITIALIZERS), args.sources, None, required=False, words=words)
     default = foreign_tier.default_initializer(weights)
     setup = Setup(weights, [Spec(model.DEFAULT_CAPTAIN, default)], [Spec(model.DEFAULT_AGENT, default)],
-                  list(range(args.seed_offset, args.seed_offset + args.seeds)), words,
-                  model.CAPTAINS, model.AGENTS)
+                  list(range(args.seed_offset, args.seed_offset + args.seeds)), words)
     embedded = ("sbert", "phrases") if args.embedded else None
     tier = human_models.run(setup, args.sources, ai_names=embedded)
     print("\n".join(human_models.markdown(tier)))

@@ -215,7 +215,7 @@ def plan(args: argparse.Namespace, params: tuple, partner: str, weights: dict,
     import model
 
     def setup(all_weights: dict, captains: list, agents: list) -> Setup:
-        return Setup(all_weights, captains, agents, seeds, words, model.CAPTAINS, model.AGENTS,
+        return Setup(all_weights, captains, agents, seeds, words,
                            partners=args.partners)
 
     if recipe is not None:   # the recipe's matrix on one side, each other matrix on the other

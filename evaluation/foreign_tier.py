@@ -20,7 +20,7 @@ from common import progress, warn
 from evaluation.executor import Executor
 from evaluation.games import play_solo
 from evaluation.runner import run_all
-from evaluation.specs import Spec, build
+from evaluation.specs import Spec, captain_of, others
 from evaluation.stats import count_table, pooled, summarize
 from evaluation.tables import fmt, table
 from foreign.agent import ForeignAgent
@@ -68,17 +68,15 @@ def captain_specs(setup) -> list:
 def tier_games(setup, item: tuple, tick: Callable[[], None] = lambda: None) -> list:
     """One captain with one foreign agent on every seed's board, alone."""
     captain_spec, agent_name = item
-    own = setup.weights[captain_spec.initializer]
-    partners = [own, *(w for n, w in setup.weights.items() if n != captain_spec.initializer)]
-    vectors = load(agent_name)
+    # The game's own captain plans for a person; another style, for every loaded matrix.
     game = captain_spec == Spec(model.DEFAULT_CAPTAIN, captain_spec.initializer)
+    own = setup.weights[captain_spec.initializer]
+    plans_for = None if game else [own, *others(captain_spec, setup.weights)]
+    vectors = load(agent_name)
     games = []
     for seed in setup.seeds:
         board, rng = deal(seed, setup.words)
-        if game:   # the game's own captain, as AI.captain makes it: it plans for a person
-            captain = model.AI(own, partners=partners[1:]).captain(alone=True)
-        else:
-            captain = build(setup.captain_registry, captain_spec, setup.weights, partners, alone=True)
+        captain = captain_of(captain_spec, setup.weights, plans_for, alone=True)
         games.append(play_solo(board, board.starting_team, captain, ForeignAgent(vectors), rng, seed))
         tick()
     return games

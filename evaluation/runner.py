@@ -18,7 +18,7 @@ from evaluation import human_tier
 from evaluation.analysis import analyse, speed
 from evaluation.executor import Executor, executor
 from evaluation.games import TEST_OFFSET, DuelResult, SoloResult, play_duel, play_solo
-from evaluation.specs import Spec, base_sources, build, partners_for
+from evaluation.specs import Spec, agent_of, base_sources, captain_of, partners_for
 from evaluation.stats import bootstrap_ratio, summarize_duels
 
 
@@ -31,8 +31,6 @@ class Setup:
     agents: list[Spec]
     seeds: list[int]
     words: Sequence[str]
-    captain_registry: dict
-    agent_registry: dict
     reference: tuple[Spec, Spec] | None = None   # the two-team opponent; None: no two-team games
     partners: str = "held-out"                   # see partners_for
 
@@ -49,8 +47,8 @@ def solo_games(setup: Setup, pair: tuple[Spec, Spec], tick: Callable[[], None] =
     games = []
     for seed in setup.seeds:
         board, rng = deal(seed, setup.words)
-        captain = build(setup.captain_registry, captain_spec, setup.weights, partners, alone=True)
-        agent = build(setup.agent_registry, agent_spec, setup.weights, list(setup.weights.values()))
+        captain = captain_of(captain_spec, setup.weights, partners, alone=True)
+        agent = agent_of(agent_spec, setup.weights)
         games.append(play_solo(board, board.starting_team, captain, agent, rng, seed))
         tick()
     return games
@@ -87,8 +85,7 @@ def teams_of(setup: Setup) -> list[tuple[Spec, Spec]]:
 def players_of(setup: Setup, captain: Spec, agent: Spec) -> tuple:
     """Fresh (captain, agent) models of a team for one game."""
     partners = partners_for(captain, agent, setup.weights, setup.partners)
-    return (build(setup.captain_registry, captain, setup.weights, partners),
-            build(setup.agent_registry, agent, setup.weights, list(setup.weights.values())))
+    return captain_of(captain, setup.weights, partners), agent_of(agent, setup.weights)
 
 
 def duel_games(setup: Setup, team: tuple[Spec, Spec], tick: Callable[[], None] = lambda: None
@@ -119,11 +116,7 @@ def reference_team(setup: Setup, model) -> tuple[Spec, Spec]:
     initializer = getattr(datasets, "DEFAULT_INITIALIZER", None)
     if initializer not in setup.weights:
         initializer = next(iter(setup.weights))
-    captain = model.DEFAULT_CAPTAIN if model.DEFAULT_CAPTAIN in setup.captain_registry else next(
-        iter(setup.captain_registry))
-    agent = model.DEFAULT_AGENT if model.DEFAULT_AGENT in setup.agent_registry else next(
-        iter(setup.agent_registry))
-    return Spec(captain, initializer), Spec(agent, initializer)
+    return Spec(model.DEFAULT_CAPTAIN, initializer), Spec(model.DEFAULT_AGENT, initializer)
 
 
 def play_bench(setup: Setup, default_pair: tuple[str, str], jobs: int | Executor = 1) -> dict:
@@ -171,7 +164,7 @@ def run_duet(seeds: list[int], setup: Setup, model) -> dict:
 
 def run_human(sources: Path, setup: Setup) -> dict:
     """The human tier (evaluation/human_tier.py) for every agent spec, or why it was skipped."""
-    agents = [(spec.label, lambda turn, spec=spec: build(setup.agent_registry, spec, setup.weights))
+    agents = [(spec.label, lambda turn, spec=spec: agent_of(spec, setup.weights))
               for spec in setup.agents if spec.strategy != "people"]   # people: cross-validated
     tier = human_tier.run(sources, agents, setup.weights)
     if "skipped" in tier:

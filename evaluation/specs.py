@@ -7,7 +7,7 @@ import ast
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from common import accepts
+from model import AI, Agent, Captain
 
 
 @dataclass(frozen=True)
@@ -50,21 +50,27 @@ def parse_value(text: str) -> object:
         return text
 
 
-def build(registry: dict, spec: Spec, weights: dict, partners: Sequence | None = None,
-          alone: bool = False) -> object:
-    """A fresh captain or agent model for one game (models may keep state within a game).
+def captain_of(spec: Spec, weights: dict, plans_for: Sequence | None = None,
+               alone: bool = False) -> Captain:
+    """A fresh captain for one game (models may keep state within a game), built by the game's
+    factory (`AI.captain`), every other loaded matrix a partner. With `plans_for`, a captain
+    that simulates its agent plans for those matrices (the partner policy's; none: its twin)
+    rather than for a person; `alone` for single-team mode."""
+    ai = AI(weights[spec.initializer], captain_strategy=spec.strategy, partners=others(spec, weights),
+            captain_options=dict(spec.params), plans_for=None if plans_for is None else tuple(plans_for))
+    return ai.captain(alone=alone)
 
-    `partners` go to strategies that check their hints against other matrices
-    (a `partners` parameter), and `alone` to those that play differently
-    without an opponent (an `alone` parameter), unless the spec sets them itself.
-    """
-    cls = registry[spec.strategy]
-    kwargs = dict(spec.params)
-    if partners is not None and accepts(cls, "partners"):
-        kwargs.setdefault("partners", list(partners))
-    if alone and accepts(cls, "alone"):
-        kwargs.setdefault("alone", True)
-    return cls(weights[spec.initializer], **kwargs)
+
+def agent_of(spec: Spec, weights: dict) -> Agent:
+    """A fresh agent for one game, built by the game's factory (`AI.agent`), every other loaded
+    matrix a partner."""
+    return AI(weights[spec.initializer], agent_strategy=spec.strategy, partners=others(spec, weights),
+              agent_options=dict(spec.params)).agent()
+
+
+def others(spec: Spec, weights: dict) -> list:
+    """Every loaded matrix but the spec's own."""
+    return [w for name, w in weights.items() if name != spec.initializer]
 
 
 PARTNER_POLICIES = ("held-out", "disjoint", "all", "own")

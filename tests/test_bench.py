@@ -17,7 +17,7 @@ from common import ROOT
 from evaluation import loading
 from evaluation.games import LOSS_SCORE, TEST_OFFSET, DuelResult, HintRecord, SoloResult, play_solo
 from evaluation.runner import Setup, players_of, run_solo
-from evaluation.specs import Spec, base_sources, build, parse_strategy, partners_for
+from evaluation.specs import Spec, agent_of, base_sources, captain_of, parse_strategy, partners_for
 from evaluation.stats import Estimate, bootstrap_ratio, count_table, pooled, summarize, summarize_duels
 from model import Hint, HintChoice, Weights
 
@@ -365,8 +365,7 @@ def test_the_same_seeds_give_the_same_games(tiny):
     specs = [Spec(next(iter(model.CAPTAINS)), "tinya")], [Spec(next(iter(model.AGENTS)), "tinyb")]
 
     def once():
-        setup = Setup(made, *specs, seeds=[3, 4, 5], words=words,
-                            captain_registry=model.CAPTAINS, agent_registry=model.AGENTS)
+        setup = Setup(made, *specs, seeds=[3, 4, 5], words=words)
         return [[(h.word, h.outcomes) for h in g.hints] for g in run_solo(setup)[
             specs[0][0], specs[1][0]]]
 
@@ -377,8 +376,7 @@ def test_worker_processes_give_the_same_results(tiny):
     made, _ = tiny
     setup = Setup(made, [Spec(c, "tinya") for c in list(model.CAPTAINS)[:2]],
                         [Spec(next(iter(model.AGENTS)), "tinyb")], seeds=[1, 2],
-                        words=made["tinya"].words, captain_registry=model.CAPTAINS,
-                        agent_registry=model.AGENTS)
+                        words=made["tinya"].words)
 
     def outcomes(results):
         return {pair: [[(h.word, h.outcomes) for h in g.hints] for g in games]
@@ -387,26 +385,49 @@ def test_worker_processes_give_the_same_results(tiny):
     assert outcomes(run_solo(setup, jobs=2)) == outcomes(run_solo(setup, jobs=1))
 
 
-def test_single_team_captains_know_they_play_alone_and_two_team_ones_do_not(tiny):
+def test_single_team_captains_know_they_play_alone_and_two_team_ones_do_not(tiny, monkeypatch):
     made, _ = tiny
     built = []
 
     class Recording(model.ExpectedCaptain):
-        def __init__(self, weights, partners=(), alone=False):
-            super().__init__(weights, partners=partners, alone=alone)
+        def __init__(self, weights, partners=(), alone=False, **params):
+            super().__init__(weights, partners, alone, **params)
             built.append(alone)
 
+    monkeypatch.setitem(model.CAPTAINS, "expected", Recording)   # the game's own registry
     setup = Setup(made, [Spec("expected", "tinya")], [Spec("greedy", "tinyb")], seeds=[1, 2],
-                        words=made["tinya"].words, captain_registry={"expected": Recording},
-                        agent_registry=model.AGENTS)
+                        words=made["tinya"].words)
     run_solo(setup)
     assert built == [True, True]
     captain, _ = players_of(setup, Spec("expected", "tinya"), Spec("greedy", "tinya"))
     assert built[-1] is False and not captain.alone
-    # A strategy that cannot play alone is built as before; a spec may say otherwise itself.
-    assert build(model.CAPTAINS, Spec("margin", "tinya"), made, alone=True)
-    spec = Spec("expected", "tinya", (("alone", False),))
-    assert not build(model.CAPTAINS, spec, made, alone=True).alone
+    assert captain_of(Spec("margin", "tinya"), made, alone=True).alone   # every strategy is told
+
+
+def test_the_bench_builds_its_players_with_the_games_factory(tiny):
+    made, _ = tiny
+    others = [made["tinyb"]]
+    # The bench's default captain, planning for a person, is the one the game's AI builds.
+    bench_captain = captain_of(Spec(model.DEFAULT_CAPTAIN, "tinya"), made, alone=True)
+    game_captain = model.AI(made["tinya"], partners=others).captain(alone=True)
+    assert type(bench_captain) is type(game_captain)
+    assert bench_captain.settings == game_captain.settings == model.FOR_PEOPLE
+    assert [p.name for p in bench_captain.partners] == [p.name for p in game_captain.partners]
+    assert isinstance(bench_captain.weights, model.PeopleReading) and bench_captain.alone
+    # With the partner policy's matrices it plans for them; with none, for its twin, as the game's does.
+    twin = captain_of(Spec("expected", "tinya", (("caution", 0.3),)), made, plans_for=[], alone=True)
+    assert twin.partners == [made["tinya"]] and not twin.strangers and twin.settings.caution == 0.3
+    strangers = captain_of(Spec("expected", "tinya"), made, plans_for=[made["tinya"], made["tinyb"]])
+    assert strangers.strangers and strangers.partners == [made["tinya"], made["tinyb"]]
+    # Agents: the people agent reads the same model of people as the game's.
+    people = agent_of(Spec("people", "tinya"), made)
+    assert people.model.fit == model.AI(made["tinya"], partners=others).people.fit
+    assert agent_of(Spec("threshold", "tinyb", (("floor", 0.5),)), made).floor == 0.5
+
+
+def test_a_strategy_parameter_the_bench_sets_itself_is_refused():
+    with pytest.raises(ValueError, match="sets alone itself"):
+        bench.specs(["expected:alone=False"], model.CAPTAINS, ["sbert"], "captain")
 
 
 def test_bad_requests_are_refused_without_a_traceback(tiny, capsys):

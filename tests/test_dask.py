@@ -149,7 +149,7 @@ def tiny_setup(seeds: list[int]):
         made[name] = Weights(name, tuple(hints), tuple(words), (m / m.max()).astype(np.float32))
     captains, agents = list(model.CAPTAINS)[:2], list(model.AGENTS)[:2]
     setup = Setup(made, [Spec(c, i) for c in captains for i in made],
-                  [Spec(a, i) for a in agents for i in made], seeds, words, model.CAPTAINS, model.AGENTS)
+                  [Spec(a, i) for a in agents for i in made], seeds, words)
     setup.reference = (Spec(captains[0], "tinya"), Spec(agents[0], "tinya"))
     return setup
 

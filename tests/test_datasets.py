@@ -19,6 +19,7 @@ import pytest
 from scipy import sparse
 
 import datasets
+import initializers.catalog
 import initializers.corpus
 import initializers.sbert
 from initializers.cache import sidecar
@@ -584,6 +585,32 @@ def test_without_a_corpus_sparse_matrices_back_off_to_sbert(tmp_path):
     cat = catalog(tmp_path)
     assert cat.missing("fasttext") is not None
     assert cat.weights("association").backoff is cat.weights("sbert")
+
+
+def test_the_catalog_asks_each_initializer_for_its_matrix_once(tmp_path, monkeypatch):
+    make_sources(tmp_path / "sources")
+    vec = write_vec(tmp_path / "v.vec")
+    asked = []
+    def answered(real):   # the table a step gave: one ask, whether it came from the cache or a build
+        def step(self, name, *rest):
+            table = real(self, name, *rest)
+            asked.append(name)
+            return table
+        return step
+
+    for step in ("_load", "_build"):
+        monkeypatch.setattr(Catalog, step, answered(getattr(Catalog, step)))
+    for function in ("sbert_table", "sbert_available"):
+        real = getattr(initializers.catalog, function)
+        monkeypatch.setattr(initializers.catalog, function, lambda *args, real=real, function=function,
+                            **options: asked.append(function) or real(*args, **options))
+
+    for _ in range(2):   # a first build, then every table from its cache
+        asked.clear()
+        datasets.load_with_partners(None, sources=tmp_path / "sources", cache_dir=tmp_path / "cache",
+                                    hints=HINTS5, words=WORDS5, fasttext_model=vec)
+        assert sorted(asked) == sorted([*(n for n in datasets.INITIALIZERS if n != "sbert"),
+                                        "sbert_table", "sbert_available"])
 
 
 def test_partners_are_every_other_available_matrix_from_one_catalog(tmp_path):
