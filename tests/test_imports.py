@@ -232,3 +232,27 @@ def test_lemmas_and_the_game_modules_import_neither_spacy_nor_torch():
                             timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def private_imports(modules: dict[str, Path]) -> list[str]:
+    """Every `from module import _name` of a project module from outside that module's package."""
+    found = []
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if not isinstance(node, ast.ImportFrom) or node.level or node.module not in modules:
+                continue
+            home = node.module.rpartition(".")[0] or node.module
+            if within(name, home):
+                continue
+            found += [f"{name}: {node.module}.{alias.name}" for alias in node.names
+                      if alias.name.startswith("_") and not alias.name.startswith("__")]
+    return found
+
+
+def test_no_private_name_is_imported_from_outside_its_package(tmp_path):
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "hints.py").write_text("_secret = 1\n")
+    (tmp_path / "bench.py").write_text("from models.hints import _secret\n")
+    planted = {"models.hints": tmp_path / "models" / "hints.py", "bench": tmp_path / "bench.py"}
+    assert private_imports(planted) == ["bench: models.hints._secret"]
+    assert private_imports(project_files()) == []
