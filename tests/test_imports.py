@@ -170,3 +170,13 @@ def test_lemmas_and_the_game_modules_import_neither_spacy_nor_torch():
                             timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_a_start_of_main_does_not_import_scipy_optimize():
+    """scipy.optimize (0.8 s: linalg, fft, special) fits the bench's models of people; the game,
+    `--help` and the other commands start without it."""
+    script = "import sys, main; print('scipy.optimize' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
