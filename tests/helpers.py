@@ -3,6 +3,7 @@ running main.py as a person would, with scripted stdin."""
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -110,3 +111,9 @@ def assert_clean(result: subprocess.CompletedProcess, code: int = 0) -> tuple[st
     return out, err
 
 
+@functools.cache
+def hints_for_the_ai() -> tuple[str, str]:
+    """One game in which a person gives the hints and the AI guesses (`--red human:ai`, seed 6):
+    help, a hint outside the vocabulary, quit. Several tests read its output; the AI loads once."""
+    return assert_clean(run(["--red", "human:ai", "--blue", "auto", "--seed", "6", "--no-log"],
+                            "help\nqwertyuiop 1\nquit\n"))

@@ -12,7 +12,17 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import KEY, WORDS, FakeTerminal, assert_clean, dealt_board, legal_hints, own_cards, run
+from helpers import (
+    KEY,
+    WORDS,
+    FakeTerminal,
+    assert_clean,
+    dealt_board,
+    hints_for_the_ai,
+    legal_hints,
+    own_cards,
+    run,
+)
 
 from board import BLUE, NEUTRAL, RED, Board
 from engine import AutoTeam, Game, Team
@@ -238,8 +248,7 @@ def test_eof_mid_game_leaves_with_one_line():
 
 
 def test_quit_abandons_the_game():
-    out, _ = assert_clean(run(["--red", "human:ai", "--blue", "auto", "--seed", "5", "--no-log"],
-                              "help\nquit\n"))
+    out, _ = hints_for_the_ai()
     assert out.rstrip().endswith("Game abandoned.")
 
 
@@ -292,9 +301,9 @@ def test_a_person_guessing_hears_what_the_ai_meant_only_after_the_turn(tmp_path)
 
 
 def test_a_human_captain_sees_the_board_once_per_turn():
-    out, _ = assert_clean(run(["--red", "human:ai", "--blue", "auto", "--seed", "1", "--no-log"], "quit\n"))
+    out, _ = hints_for_the_ai()
     before_prompt = out.split("red captain, your hint> ")[0]
-    word = dealt_board(1).words[0].upper()
+    word = dealt_board(6).words[0].upper()
     assert before_prompt.count(word) == 1 and "(captain's view)" in before_prompt
 
 
