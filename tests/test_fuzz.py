@@ -252,8 +252,20 @@ HOSTILE = {
 }
 
 
-@pytest.mark.parametrize(("name", "strict"), [(name, True) for name in sorted(HOSTILE)] + [
-    ("invalid utf-8", False), ("nul and escapes", False)])   # the C locale decodes with surrogateescape
+# A process each: by default the inputs that broke the console before, and one bad flag of each
+# kind (a number, a name, a file); the rest with -m slow.
+BY_DEFAULT = {"invalid utf-8", "nul and escapes", "a megabyte line", "huge seed", "unknown initializer",
+              "word list is a folder"}
+
+
+def cases(names, *extra) -> list:
+    """Parameters for a test that starts a process per case: those outside BY_DEFAULT are slow."""
+    return [pytest.param(*case, marks=() if case[0] in BY_DEFAULT else pytest.mark.slow)
+            for case in [*names, *extra]]
+
+
+@pytest.mark.parametrize(("name", "strict"), cases([(name, True) for name in sorted(HOSTILE)],
+    ("invalid utf-8", False), ("nul and escapes", False)))   # the C locale decodes with surrogateescape
 def test_main_with_hostile_stdin_never_shows_a_traceback(name, strict):
     result = run_main(["--red", "human:human", "--blue", "auto", "--seed", "5", "--no-log"],
                       HOSTILE[name], strict)
@@ -269,6 +281,7 @@ def test_main_team_prompt_with_hostile_stdin():
     assert b"unknown team" in result.stdout
 
 
+@pytest.mark.slow   # a process per example; the hostile inputs above run by default
 @settings(max_examples=4, deadline=None)
 @given(st.lists(st.binary(max_size=300), max_size=30))
 @example([b"ocean 2", b"\xff" * 10, b"board", b"pass"])
@@ -311,7 +324,7 @@ BAD_FLAGS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(BAD_FLAGS))
+@pytest.mark.parametrize("name", cases([(name,) for name in sorted(BAD_FLAGS)]))
 def test_bad_flags_get_a_message_and_no_traceback(name):
     result = run_main(["--red", "ai:ai", "--blue", "auto", "--no-log", *BAD_FLAGS[name]], b"")
     err = result.stderr.decode(errors="replace")
