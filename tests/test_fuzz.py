@@ -447,19 +447,11 @@ def _engine():
     return protocol.Engine(AI(small_weights(), "cumsum", "greedy"))
 
 
-def test_the_real_server_survives_a_hostile_session():
-    """`python main.py serve` through a pipe: every hostile line, each followed by a real request."""
-    pytest.importorskip("protocol", reason="protocol.py (issue 6) is not there yet")
-    session = [line for name in sorted(HOSTILE_LINES) for line in (HOSTILE_LINES[name], valid_clue())]
-    session.append(b"\xff\xfe not utf-8 at all")
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    result = subprocess.run([sys.executable, str(ROOT / "main.py"), "serve"], cwd=ROOT, env=env,
-                            input=b"\n".join(line.replace(b"\n", b" ") for line in session) + b"\n",
-                            capture_output=True, timeout=600)
-    err = result.stderr.decode(errors="replace")
-    assert result.returncode == 0 and "Traceback" not in err, err[-2000:]
-    replies = parse_replies(result.stdout)
-    assert len(replies) == len(session)                         # one reply a line, nothing else
-    for hostile, served in zip(replies[0:-1:2], replies[1::2], strict=True):
-        assert_error_then_served([hostile, served])
-    assert replies[-1]["ok"] is False
+def test_the_real_server_survives_a_hostile_session(server):
+    """`python main.py serve` (the run's one, conftest) through its pipe: every hostile line as
+    raw bytes, each followed by a real request; its exit and its stdout are checked at the end."""
+    for name in sorted(HOSTILE_LINES):
+        hostile = parse_replies(server.send_bytes(HOSTILE_LINES[name].replace(b"\n", b" ")))
+        assert_error_then_served([*hostile, server.send(valid_clue().decode())])
+    assert parse_replies(server.send_bytes(b"\xff\xfe not utf-8 at all"))[0]["ok"] is False
+    assert "Traceback" not in "".join(server.stderr)
