@@ -3,12 +3,13 @@
 Every .py file of the repository is parsed (not imported); an edge runs from a module to each
 project module it imports, at the top or inside a function. `benchmarks/` and `tests/` are
 scripts on their own folder's path, so they may import their siblings by bare name.
-Last, what a start of the game imports: not spaCy or torch.
+Last, what a start of the game imports: not spaCy, torch or scipy.optimize.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import subprocess
 import sys
@@ -72,7 +73,10 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> tuple[set[str
     return found, dunder
 
 
+@functools.cache
 def import_graph() -> tuple[dict[str, set[str]], dict[str, list[int]]]:
+    """Each module's project imports, and the lines where it calls `__import__`; parsed once a
+    run (the tests only read them)."""
     modules = project_files()
     graph, dunders = {}, {}
     for name, path in modules.items():
