@@ -3,7 +3,6 @@ running main.py as a person would, with scripted stdin."""
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import queue
@@ -85,10 +84,27 @@ def run(args: list[str], stdin: str | bytes, timeout: float = 900) -> subprocess
 
     The timeout allows for a first SBERT cache build on a clean clone of a busy machine.
     """
-    env = {**os.environ, "NO_COLOR": "1"}
+    return finish(start(args), stdin, timeout)
+
+
+def start(args: list[str]) -> subprocess.Popen:
+    """Start main.py without colour, on pipes; `finish` gives it its stdin later."""
+    return subprocess.Popen([sys.executable, str(ROOT / "main.py"), *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "NO_COLOR": "1"}, cwd=ROOT)
+
+
+def finish(process: subprocess.Popen, stdin: str | bytes,
+           timeout: float = 900) -> subprocess.CompletedProcess:
+    """Write the scripted stdin to a started main.py, close it, and wait for the process to end."""
     data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], input=data,
-                          capture_output=True, timeout=timeout, env=env, cwd=ROOT)
+    try:
+        out, err = process.communicate(data, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 def dealt_board(seed: int) -> Board:
@@ -115,12 +131,10 @@ def assert_clean(result: subprocess.CompletedProcess, code: int = 0) -> tuple[st
     return out, err
 
 
-@functools.cache
-def hints_for_the_ai() -> tuple[str, str]:
-    """One game in which a person gives the hints and the AI guesses (`--red human:ai`, seed 6):
-    help, a hint outside the vocabulary, quit. Several tests read its output; the AI loads once."""
-    return assert_clean(run(["--red", "human:ai", "--blue", "auto", "--seed", "6", "--no-log"],
-                            "help\nqwertyuiop 1\nquit\n"))
+# One game in which a person gives the hints and the AI guesses (seed 6): help, a hint outside
+# the vocabulary, quit. Several tests read its output (conftest's `hints_for_the_ai`).
+HINTS_FOR_THE_AI = ["--red", "human:ai", "--blue", "auto", "--seed", "6", "--no-log"]
+HINTS_TYPED = "help\nqwertyuiop 1\nquit\n"
 
 
 class Server:

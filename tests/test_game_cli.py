@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import ROOT, assert_clean, dealt_board, hints_for_the_ai, run
+from helpers import ROOT, assert_clean, dealt_board, run
 
 from common import load_words
 
@@ -189,10 +189,10 @@ def test_words_file_outside_the_board_list_still_plays_with_the_ai(tmp_path):
     assert "    It means " in out and "Most dangerous: " in out   # --explain shows the AI's reasons
 
 
-def test_a_person_giving_hints_waits_before_the_first_prompt_not_after_it():
+def test_a_person_giving_hints_waits_before_the_first_prompt_not_after_it(hints_for_the_ai):
     # Issue: the first hint outside the vocabulary stalled ~7 s mid-game behind a library's bar.
     board = dealt_board(6)
-    out, err = hints_for_the_ai()
+    out, err = hints_for_the_ai
     ready = out.index("Getting the AI agent ready to read any hint...")
     assert ready < out.index("red captain, your hint> ")
     assert "RED captain: QWERTYUIOP 1" in out

@@ -18,7 +18,6 @@ from helpers import (
     FakeTerminal,
     assert_clean,
     dealt_board,
-    hints_for_the_ai,
     legal_hints,
     own_cards,
     run,
@@ -247,8 +246,8 @@ def test_eof_mid_game_leaves_with_one_line():
     assert err == ""
 
 
-def test_quit_abandons_the_game():
-    out, _ = hints_for_the_ai()
+def test_quit_abandons_the_game(hints_for_the_ai):
+    out, _ = hints_for_the_ai
     assert out.rstrip().endswith("Game abandoned.")
 
 
@@ -300,8 +299,8 @@ def test_a_person_guessing_hears_what_the_ai_meant_only_after_the_turn(tmp_path)
     assert "--explain" not in err
 
 
-def test_a_human_captain_sees_the_board_once_per_turn():
-    out, _ = hints_for_the_ai()
+def test_a_human_captain_sees_the_board_once_per_turn(hints_for_the_ai):
+    out, _ = hints_for_the_ai
     before_prompt = out.split("red captain, your hint> ")[0]
     word = dealt_board(6).words[0].upper()
     assert before_prompt.count(word) == 1 and "(captain's view)" in before_prompt
