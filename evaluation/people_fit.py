@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import minimize
 
 from evaluation.human_duet import CLUE_FILE, GUESS_FILE, Turn, folder, read_turns
 from models.people import PEOPLE_PATH, Features, Fit, PeopleModel
@@ -123,6 +122,8 @@ def negative_log_likelihood(beta: np.ndarray, data: Choices, l2: float) -> tuple
 
 def fit(data: Choices, l2: float) -> np.ndarray:
     """The coefficients (per unit of the standardised features) that maximise the penalised likelihood."""
+    from scipy.optimize import minimize  # 0.8 s to import: only the fits pay it, not every start of main.py
+
     start = np.zeros(data.values.shape[2])
     result = minimize(negative_log_likelihood, start, args=(data, l2), jac=True, method="L-BFGS-B")
     return result.x

@@ -3,9 +3,12 @@ running main.py as a person would, with scripted stdin."""
 
 from __future__ import annotations
 
+import json
 import os
+import queue
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color, deal
@@ -14,6 +17,7 @@ from engine import Game
 from model import Hint, hint_problem
 
 ROOT = Path(__file__).resolve().parent.parent
+REPLY_TIMEOUT = 120  # seconds; the first request may wait for the model to load
 
 # A fixed board: red starts with 9, blue has 8, 7 neutral, 1 assassin.
 RED_WORDS = ["apple", "bridge", "castle", "dragon", "engine", "forest", "guitar", "hammer", "island"]
@@ -80,10 +84,27 @@ def run(args: list[str], stdin: str | bytes, timeout: float = 900) -> subprocess
 
     The timeout allows for a first SBERT cache build on a clean clone of a busy machine.
     """
-    env = {**os.environ, "NO_COLOR": "1"}
+    return finish(start(args), stdin, timeout)
+
+
+def start(args: list[str]) -> subprocess.Popen:
+    """Start main.py without colour, on pipes; `finish` gives it its stdin later."""
+    return subprocess.Popen([sys.executable, str(ROOT / "main.py"), *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "NO_COLOR": "1"}, cwd=ROOT)
+
+
+def finish(process: subprocess.Popen, stdin: str | bytes,
+           timeout: float = 900) -> subprocess.CompletedProcess:
+    """Write the scripted stdin to a started main.py, close it, and wait for the process to end."""
     data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], input=data,
-                          capture_output=True, timeout=timeout, env=env, cwd=ROOT)
+    try:
+        out, err = process.communicate(data, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 def dealt_board(seed: int) -> Board:
@@ -110,3 +131,58 @@ def assert_clean(result: subprocess.CompletedProcess, code: int = 0) -> tuple[st
     return out, err
 
 
+# One game in which a person gives the hints and the AI guesses (seed 6): help, a hint outside
+# the vocabulary, quit. Several tests read its output (conftest's `hints_for_the_ai`).
+HINTS_FOR_THE_AI = ["--red", "human:ai", "--blue", "auto", "--seed", "6", "--no-log"]
+HINTS_TYPED = "help\nqwertyuiop 1\nquit\n"
+
+
+class Server:
+    """`python main.py serve` with a reader thread, so that a hung server fails the test, not CI."""
+
+    def __init__(self, *flags: str):
+        self.process = subprocess.Popen(
+            [sys.executable, "main.py", "serve", *flags], cwd=ROOT, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.stderr: list[str] = []
+        threading.Thread(target=self._pump, args=(self.process.stdout, self.lines.put), daemon=True).start()
+        threading.Thread(target=self._pump, args=(self.process.stderr, self.stderr.append),
+                         daemon=True).start()
+
+    @staticmethod
+    def _pump(stream, put) -> None:
+        for line in stream:
+            put(line)
+        put(None)
+
+    def send(self, text: str) -> dict:
+        """Send one raw line; the one reply line, parsed (it must be JSON)."""
+        self.process.stdin.write(text + "\n")
+        self.process.stdin.flush()
+        line = self.lines.get(timeout=REPLY_TIMEOUT)
+        assert line is not None, f"the server died: {''.join(self.stderr)[-2000:]}"
+        assert line.endswith("\n")
+        return json.loads(line)
+
+    def ask(self, request: dict) -> dict:
+        return self.send(json.dumps(request))
+
+    def send_bytes(self, line: bytes) -> str:
+        """Send one line as raw bytes (they need not be UTF-8); the one reply line, unparsed."""
+        self.process.stdin.flush()
+        self.process.stdin.buffer.write(line + b"\n")
+        self.process.stdin.buffer.flush()
+        reply = self.lines.get(timeout=REPLY_TIMEOUT)
+        assert reply is not None, f"the server died: {''.join(self.stderr)[-2000:]}"
+        assert reply.endswith("\n")
+        return reply
+
+    def close(self) -> tuple[int, list[str]]:
+        """Close stdin; the exit code and whatever else came out on stdout."""
+        self.process.stdin.close()
+        code = self.process.wait(timeout=60)
+        rest = []
+        while (line := self.lines.get(timeout=10)) is not None:
+            rest.append(line)
+        return code, rest

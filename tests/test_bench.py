@@ -372,6 +372,7 @@ def test_the_same_seeds_give_the_same_games(tiny):
     assert once() == once()
 
 
+@pytest.mark.slow   # a Dask LocalCluster of worker processes; in-process cluster: test_dask
 def test_worker_processes_give_the_same_results(tiny):
     made, _ = tiny
     setup = Setup(made, [Spec(c, "tinya") for c in list(model.CAPTAINS)[:2]],

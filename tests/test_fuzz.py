@@ -252,8 +252,20 @@ HOSTILE = {
 }
 
 
-@pytest.mark.parametrize(("name", "strict"), [(name, True) for name in sorted(HOSTILE)] + [
-    ("invalid utf-8", False), ("nul and escapes", False)])   # the C locale decodes with surrogateescape
+# A process each: by default the inputs that broke the console before, and one bad flag of each
+# kind (a number, a name, a file); the rest with -m slow.
+BY_DEFAULT = {"invalid utf-8", "nul and escapes", "a megabyte line", "huge seed", "unknown initializer",
+              "word list is a folder"}
+
+
+def cases(names, *extra) -> list:
+    """Parameters for a test that starts a process per case: those outside BY_DEFAULT are slow."""
+    return [pytest.param(*case, marks=() if case[0] in BY_DEFAULT else pytest.mark.slow)
+            for case in [*names, *extra]]
+
+
+@pytest.mark.parametrize(("name", "strict"), cases([(name, True) for name in sorted(HOSTILE)],
+    ("invalid utf-8", False), ("nul and escapes", False)))   # the C locale decodes with surrogateescape
 def test_main_with_hostile_stdin_never_shows_a_traceback(name, strict):
     result = run_main(["--red", "human:human", "--blue", "auto", "--seed", "5", "--no-log"],
                       HOSTILE[name], strict)
@@ -269,6 +281,7 @@ def test_main_team_prompt_with_hostile_stdin():
     assert b"unknown team" in result.stdout
 
 
+@pytest.mark.slow   # a process per example; the hostile inputs above run by default
 @settings(max_examples=4, deadline=None)
 @given(st.lists(st.binary(max_size=300), max_size=30))
 @example([b"ocean 2", b"\xff" * 10, b"board", b"pass"])
@@ -311,7 +324,7 @@ BAD_FLAGS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(BAD_FLAGS))
+@pytest.mark.parametrize("name", cases([(name,) for name in sorted(BAD_FLAGS)]))
 def test_bad_flags_get_a_message_and_no_traceback(name):
     result = run_main(["--red", "ai:ai", "--blue", "auto", "--no-log", *BAD_FLAGS[name]], b"")
     err = result.stderr.decode(errors="replace")
@@ -434,19 +447,11 @@ def _engine():
     return protocol.Engine(AI(small_weights(), "cumsum", "greedy"))
 
 
-def test_the_real_server_survives_a_hostile_session():
-    """`python main.py serve` through a pipe: every hostile line, each followed by a real request."""
-    pytest.importorskip("protocol", reason="protocol.py (issue 6) is not there yet")
-    session = [line for name in sorted(HOSTILE_LINES) for line in (HOSTILE_LINES[name], valid_clue())]
-    session.append(b"\xff\xfe not utf-8 at all")
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    result = subprocess.run([sys.executable, str(ROOT / "main.py"), "serve"], cwd=ROOT, env=env,
-                            input=b"\n".join(line.replace(b"\n", b" ") for line in session) + b"\n",
-                            capture_output=True, timeout=600)
-    err = result.stderr.decode(errors="replace")
-    assert result.returncode == 0 and "Traceback" not in err, err[-2000:]
-    replies = parse_replies(result.stdout)
-    assert len(replies) == len(session)                         # one reply a line, nothing else
-    for hostile, served in zip(replies[0:-1:2], replies[1::2], strict=True):
-        assert_error_then_served([hostile, served])
-    assert replies[-1]["ok"] is False
+def test_the_real_server_survives_a_hostile_session(server):
+    """`python main.py serve` (the run's one, conftest) through its pipe: every hostile line as
+    raw bytes, each followed by a real request; its exit and its stdout are checked at the end."""
+    for name in sorted(HOSTILE_LINES):
+        hostile = parse_replies(server.send_bytes(HOSTILE_LINES[name].replace(b"\n", b" ")))
+        assert_error_then_served([*hostile, server.send(valid_clue().decode())])
+    assert parse_replies(server.send_bytes(b"\xff\xfe not utf-8 at all"))[0]["ok"] is False
+    assert "Traceback" not in "".join(server.stderr)

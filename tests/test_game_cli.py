@@ -189,11 +189,10 @@ def test_words_file_outside_the_board_list_still_plays_with_the_ai(tmp_path):
     assert "    It means " in out and "Most dangerous: " in out   # --explain shows the AI's reasons
 
 
-def test_a_person_giving_hints_waits_before_the_first_prompt_not_after_it():
+def test_a_person_giving_hints_waits_before_the_first_prompt_not_after_it(hints_for_the_ai):
     # Issue: the first hint outside the vocabulary stalled ~7 s mid-game behind a library's bar.
     board = dealt_board(6)
-    out, err = assert_clean(run(["--red", "human:ai", "--blue", "auto", "--seed", "6", "--no-log"],
-                                "qwertyuiop 1\nquit\n"))
+    out, err = hints_for_the_ai
     ready = out.index("Getting the AI agent ready to read any hint...")
     assert ready < out.index("red captain, your hint> ")
     assert "RED captain: QWERTYUIOP 1" in out

@@ -12,7 +12,16 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import KEY, WORDS, FakeTerminal, assert_clean, dealt_board, legal_hints, own_cards, run
+from helpers import (
+    KEY,
+    WORDS,
+    FakeTerminal,
+    assert_clean,
+    dealt_board,
+    legal_hints,
+    own_cards,
+    run,
+)
 
 from board import BLUE, NEUTRAL, RED, Board
 from engine import AutoTeam, Game, Team
@@ -237,9 +246,8 @@ def test_eof_mid_game_leaves_with_one_line():
     assert err == ""
 
 
-def test_quit_abandons_the_game():
-    out, _ = assert_clean(run(["--red", "human:ai", "--blue", "auto", "--seed", "5", "--no-log"],
-                              "help\nquit\n"))
+def test_quit_abandons_the_game(hints_for_the_ai):
+    out, _ = hints_for_the_ai
     assert out.rstrip().endswith("Game abandoned.")
 
 
@@ -291,10 +299,10 @@ def test_a_person_guessing_hears_what_the_ai_meant_only_after_the_turn(tmp_path)
     assert "--explain" not in err
 
 
-def test_a_human_captain_sees_the_board_once_per_turn():
-    out, _ = assert_clean(run(["--red", "human:ai", "--blue", "auto", "--seed", "1", "--no-log"], "quit\n"))
+def test_a_human_captain_sees_the_board_once_per_turn(hints_for_the_ai):
+    out, _ = hints_for_the_ai
     before_prompt = out.split("red captain, your hint> ")[0]
-    word = dealt_board(1).words[0].upper()
+    word = dealt_board(6).words[0].upper()
     assert before_prompt.count(word) == 1 and "(captain's view)" in before_prompt
 
 

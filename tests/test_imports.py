@@ -3,12 +3,13 @@
 Every .py file of the repository is parsed (not imported); an edge runs from a module to each
 project module it imports, at the top or inside a function. `benchmarks/` and `tests/` are
 scripts on their own folder's path, so they may import their siblings by bare name.
-Last, what a start of the game imports: not spaCy or torch.
+Last, what a start of the game imports: not spaCy, torch or scipy.optimize.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import subprocess
 import sys
@@ -91,7 +92,10 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> tuple[set[str
     return found, dunder
 
 
+@functools.cache
 def import_graph() -> tuple[dict[str, set[str]], dict[str, list[int]]]:
+    """Each module's project imports, and the lines where it calls `__import__`; parsed once a
+    run (the tests only read them)."""
     modules = project_files()
     graph, dunders = {}, {}
     for name, path in modules.items():
@@ -256,3 +260,13 @@ def test_no_private_name_is_imported_from_outside_its_package(tmp_path):
     planted = {"models.hints": tmp_path / "models" / "hints.py", "bench": tmp_path / "bench.py"}
     assert private_imports(planted) == ["bench: models.hints._secret"]
     assert private_imports(project_files()) == []
+
+
+def test_a_start_of_main_does_not_import_scipy_optimize():
+    """scipy.optimize (0.8 s: linalg, fft, special) fits the bench's models of people; the game,
+    `--help` and the other commands start without it."""
+    script = "import sys, main; print('scipy.optimize' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"

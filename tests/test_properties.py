@@ -29,12 +29,14 @@ from players import AIAgent, AICaptain
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LONG = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEW = settings(FAST, max_examples=8)   # for a check whose reference is slow: ~1,500 hints an example
 
 
-def fast_and_long(*strategies, **named):
-    """A property run with FAST settings, and a `_long` twin, marked slow, with LONG settings."""
+def fast_and_long(*strategies, fast_settings: settings = FAST, **named):
+    """A property run with FAST settings (or `fast_settings`), and a `_long` twin, marked slow,
+    with LONG settings."""
     def decorate(check):
-        fast = FAST(given(*strategies, **named)(check))
+        fast = fast_settings(given(*strategies, **named)(check))
         long = pytest.mark.slow(LONG(given(*strategies, **named)(check)))
         sys.modules[check.__module__].__dict__[f"{check.__name__}_long"] = long
         return fast
@@ -311,7 +313,7 @@ def test_every_ai_guess_is_a_face_down_board_word(position, name, hint_word, cou
         assert word in board.unrevealed_words()
 
 
-@fast_and_long(positions(), st.lists(st.sampled_from(hint_words()), max_size=4), seeds)
+@fast_and_long(positions(), st.lists(st.sampled_from(hint_words()), max_size=4), seeds, fast_settings=FEW)
 def test_the_vectorised_hint_filter_agrees_with_hint_problem(position, given, seed):
     board, _ = position
     weights = random_weights()

@@ -1,15 +1,10 @@
-"""The bot protocol, `python main.py serve`, through one real subprocess for the whole module;
+"""The bot protocol, `python main.py serve`, through one real subprocess for the whole run (conftest);
 and the engine's parts on a hand-made matrix."""
 
 from __future__ import annotations
 
 import io
 import json
-import queue
-import subprocess
-import sys
-import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,61 +13,6 @@ from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color
 from common import board_words, hint_words
 from model import AI, FOR_PEOPLE, GreedyAgent, Hint, Weights, agent_plays, hint_problem
 from protocol import MAX_EXTRA_WORDS, Engine, forget_extra_words, serve
-
-ROOT = Path(__file__).resolve().parent.parent
-REPLY_TIMEOUT = 120  # seconds; the first request may wait for the model to load
-
-
-class Server:
-    """`python main.py serve` with a reader thread, so that a hung server fails the test, not CI."""
-
-    def __init__(self, *flags: str):
-        self.process = subprocess.Popen(
-            [sys.executable, "main.py", "serve", *flags], cwd=ROOT, stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.stderr: list[str] = []
-        threading.Thread(target=self._pump, args=(self.process.stdout, self.lines.put), daemon=True).start()
-        threading.Thread(target=self._pump, args=(self.process.stderr, self.stderr.append),
-                         daemon=True).start()
-
-    @staticmethod
-    def _pump(stream, put) -> None:
-        for line in stream:
-            put(line)
-        put(None)
-
-    def send(self, text: str) -> dict:
-        """Send one raw line; the one reply line, parsed (it must be JSON)."""
-        self.process.stdin.write(text + "\n")
-        self.process.stdin.flush()
-        line = self.lines.get(timeout=REPLY_TIMEOUT)
-        assert line is not None, f"the server died: {''.join(self.stderr)[-2000:]}"
-        assert line.endswith("\n")
-        return json.loads(line)
-
-    def ask(self, request: dict) -> dict:
-        return self.send(json.dumps(request))
-
-    def close(self) -> tuple[int, list[str]]:
-        """Close stdin; the exit code and whatever else came out on stdout."""
-        self.process.stdin.close()
-        code = self.process.wait(timeout=60)
-        rest = []
-        while (line := self.lines.get(timeout=10)) is not None:
-            rest.append(line)
-        return code, rest
-
-
-@pytest.fixture(scope="module")
-def server():
-    # One process for the whole module: loading the model is the slow part.
-    s = Server("--initializer", "sbert", "--captain", "cumsum", "--agent", "greedy")
-    yield s
-    code, rest = s.close()
-    assert code == 0, "".join(s.stderr)[-2000:]
-    assert rest == [], f"stray output on stdout: {rest}"
-    assert any("ready" in line for line in s.stderr), "no start-up notice on stderr"
 
 
 def dealt(seed: int, words=None) -> Board:
@@ -235,11 +175,7 @@ def test_blank_lines_are_skipped_and_a_valid_request_still_works_after_errors(se
 
 
 def test_a_raw_invalid_byte_sequence_on_stdin_is_a_malformed_request(server):
-    server.process.stdin.flush()
-    server.process.stdin.buffer.write(b"\xff\xfe{}\n")
-    server.process.stdin.buffer.flush()
-    reply = server.lines.get(timeout=REPLY_TIMEOUT)
-    assert json.loads(reply)["ok"] is False
+    assert json.loads(server.send_bytes(b"\xff\xfe{}"))["ok"] is False
     assert server.ask({"op": "ping"}) == {"ok": True}
 
 

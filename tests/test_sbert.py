@@ -338,6 +338,7 @@ print(weights.hint_row("sea", ["ocean", "zeppelin"]).shape)
 """
 
 
+@pytest.mark.slow   # a first SBERT build in a process of its own; in-process: test_datasets, test_game_cli
 def test_no_bar_or_notice_from_the_libraries_or_ours_when_stderr_is_no_terminal(tmp_path):
     """A first build, a warm-up and a new word with stderr on a pipe: transformers' "Loading
     weights", sentence-transformers' "Batches" and our "sbert: encoding words" all stay silent."""
