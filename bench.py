@@ -121,6 +121,18 @@ def specs(requested: Sequence[str] | None, registry: dict, initializers: Sequenc
     return [Spec(name, i, params) for i in initializers for name, params in styles]
 
 
+def initializers_to_load(named: Sequence[str] | None, quick: bool) -> tuple[list[str], list[str]]:
+    """The matrices to load, and those the strategies play on. Named: those. Else every matrix the
+    game's AI reads, the model of people's own (`NOT_PLAYED`) too, so that the tiers that play the
+    game's captain play it as it is; the strategies play on the others. Quick: SBERT alone."""
+    import datasets
+
+    if named:
+        return list(named), list(named)
+    names = ["sbert"] if quick else list(datasets.INITIALIZERS)
+    return names, [n for n in names if n not in datasets.NOT_PLAYED]
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and write the report; returns a process exit code. The command's own
     arguments (`args.argv`) are recorded in the report."""
@@ -142,8 +154,7 @@ def run(args: argparse.Namespace) -> int:
     if args.levels:
         return levels_main(args, argv, seeds, words)
     known = list(datasets.INITIALIZERS)
-    names = args.initializers or (["sbert"] if args.quick else
-                                  [n for n in known if n not in datasets.NOT_PLAYED])
+    names, played = initializers_to_load(args.initializers, args.quick)
     if unknown := [n for n in names if n not in known]:
         warn(f"bench: unknown initializer {', '.join(unknown)}: choose from {', '.join(known)}")
         return 2
@@ -160,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     if not weights:
         warn("bench: no initializer could be loaded")
         return 2
-    loaded = list(weights)
+    loaded = [n for n in weights if n in played]
     setup = Setup(weights, specs(args.captains, model.CAPTAINS, loaded, "captain"),
                   specs(args.agents, model.AGENTS, loaded, "agent"), seeds, words, partners=args.partners)
     setup.reference = None if args.no_two_team else reference_team(setup, model)

@@ -100,12 +100,13 @@ def partners_for(captain: Spec, agent: Spec, weights: dict, policy: str) -> list
     either (a combination that holds it); all: every loaded matrix; own: the
     captain's matrix only.
     """
-    from datasets import leaves
+    from datasets import NOT_PLAYED, leaves
 
     own = weights[captain.initializer]
     if policy == "own":
         return [own]
-    others = [w for name, w in weights.items() if name != captain.initializer]
+    # A matrix no agent plays on (the model of people's phrases) is no partner to plan for.
+    others = [w for name, w in weights.items() if name != captain.initializer and name not in NOT_PLAYED]
     if policy == "all":
         return [own, *others]
     if captain.initializer == agent.initializer:

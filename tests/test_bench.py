@@ -217,6 +217,17 @@ def test_held_out_partners_never_read_the_agents_matrix():
     assert own.name == "b" and own.backoff is None
 
 
+def test_a_matrix_no_agent_plays_is_loaded_for_the_games_ai_but_never_a_partner_to_plan_for():
+    names, played = bench.initializers_to_load(None, quick=False)
+    assert names == list(datasets.INITIALIZERS) and "phrases" in names and "phrases" not in played
+    assert bench.initializers_to_load(["phrases"], quick=False) == (["phrases"], ["phrases"])
+    assert bench.initializers_to_load(None, quick=True) == (["sbert"], ["sbert"])
+    a, b, phrases = weights_of("a"), weights_of("b"), weights_of("phrases")
+    weights = {"a": a, "b": b, "phrases": phrases}
+    assert partners_for(Spec("expected", "a"), Spec("greedy", "b"), weights, "all") == [a, b]
+    assert partners_for(Spec("expected", "a"), Spec("greedy", "b"), weights, "held-out") == [a]
+
+
 def test_disjoint_partners_hold_nothing_the_agent_reads(monkeypatch):
     recipes = {"mix": ["usf", "sbert"], "pair": ["usf", "corpus"]}
     monkeypatch.setattr(initializers.recipe, "parts_of", lambda name: recipes.get(name, []))
