@@ -319,8 +319,8 @@ def test_quick_run_writes_a_consistent_report(tiny, tmp_path):
     captains, agents = list(model.CAPTAINS)[:2], list(model.AGENTS)[:2]
     out = tmp_path / "out"
     code = bench.COMMAND.main(["--quick", "--seeds", "2", "--initializers", *made, "--words", str(words_file),
-                       "--captains", *captains, "--agents", *agents, "--out", str(out)])
-    assert code == 0
+                       "--captains", *captains, "--agents", *agents, "--out", str(out), "--foreign", "glove"])
+    assert code == 0   # GloVe alone: mpnet is seconds of torch (CI's quick bench plays both)
     report = json.loads((out / "benchmark.json").read_text())
     assert (out / "pairing.png").stat().st_size > 1000
     md = (out / "benchmark.md").read_text()
