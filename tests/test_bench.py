@@ -351,7 +351,7 @@ def test_a_quick_run_never_overwrites_the_committed_report(tiny, tmp_path, monke
     monkeypatch.setattr(bench, "REPORTS_DIR", reports)
     monkeypatch.setattr(bench, "QUICK_REPORTS_DIR", reports / "quick")
     assert bench.COMMAND.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
-                       "--captains", "cumsum", "--agents", "greedy", "--no-two-team"]) == 0
+                       "--captains", "cumsum", "--agents", "greedy", "--no-two-team", "--no-foreign"]) == 0
     assert sorted(p.name for p in reports.iterdir()) == ["quick"]   # nothing beside it
     assert (reports / "quick" / "benchmark.md").exists()
     assert f"report in {reports / 'quick' / 'benchmark.md'}" in capsys.readouterr().out
@@ -362,7 +362,7 @@ def test_a_report_without_disjoint_pairs_says_so(tiny, tmp_path, monkeypatch):
     monkeypatch.setattr(initializers.recipe, "parts_of", lambda name: [] if name == "corpus" else ["corpus"])
     out = tmp_path / "out"
     assert bench.COMMAND.main(["--quick", "--seeds", "1", "--initializers", *made, "--words", str(words_file),
-                       "--captains", "cumsum", "--agents", "greedy", "--no-two-team",
+                       "--captains", "cumsum", "--agents", "greedy", "--no-two-team", "--no-foreign",
                        "--out", str(out)]) == 0
     assert json.loads((out / "benchmark.json").read_text())["single_team"]["headline"][
         "cross_disjoint"] is None
