@@ -65,6 +65,7 @@ def test_the_wheel_holds_one_package_with_every_module_and_the_shipped_data(whee
     assert "codenames = codenames.__main__:main" in entry_points
 
 
+@pytest.mark.slow   # a whole game from the wheel; the wheel's contents are checked by default
 def test_the_installed_command_plays_and_shadows_nothing(wheel, tmp_path):
     """Installed, `datasets` and `common` are not importable by anyone else's code, the command
     plays a game from the shipped data alone, and the player's files go to XDG_DATA_HOME."""
