@@ -27,7 +27,6 @@ from typing import Any
 
 from common import sweep_temporaries, warn
 from initializers.catalog import Catalog
-from initializers.fetch import BASE_URL_VARIABLE, PAUSE, TIMEOUT, Unreachable, copy_of, download, downloadable
 from initializers.phrases import wordnet_folder
 from initializers.readers import read_eat, read_usf
 from initializers.recipe import (
@@ -48,13 +47,6 @@ from model import Weights
 
 __all__ = [
     "BASE",
-    "BASE_URL_VARIABLE",
-    "PAUSE",
-    "TIMEOUT",
-    "Unreachable",
-    "copy_of",
-    "download",
-    "downloadable",
     "wordnet_folder",
     "COMBINED",
     "DEFAULT_INITIALIZER",

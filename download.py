@@ -16,17 +16,11 @@ from pathlib import Path
 
 from cli import Command
 from common import DATA_DIR, SOURCES_DIR, sha256_file, warn
-from datasets import (
-    BASE_URL_VARIABLE,
-    PAUSE,
-    SOURCES,
-    TIMEOUT,
-    Unreachable,
-    copy_of,
-    download,
-    download_command,
-    downloadable,
-)
+
+# fetch.py's own command line reads it directly: through datasets.py every start of the game would
+# load the catalog and scipy.sparse for this command's help text.
+from initializers.fetch import BASE_URL_VARIABLE, PAUSE, TIMEOUT, Unreachable, copy_of, download, downloadable
+from initializers.sources import SOURCES, download_command
 
 DECLINED_PATH = DATA_DIR / "datasets_declined"   # a "no" to the game's offer (git-ignored)
 BUILD_MINUTES = 6   # the first game after a download builds the caches (reports/timings.md)

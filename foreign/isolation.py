@@ -15,7 +15,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from datasets import wordnet_folder
 from foreign.vectors import SOURCES, Provenance
 
 MIN_FOREIGN = 2
@@ -80,7 +79,7 @@ def ai_reads(weights: Mapping[str, object], sources: Path, sbert_model: str | No
             models.add(Path(model).name)
             if (folder := model_path(model)) is not None:
                 paths.add(folder)
-    if "phrases" in bases and (folder := wordnet_folder()) is not None:
+    if "phrases" in bases and (folder := datasets.wordnet_folder()) is not None:
         paths.add(folder.resolve())
     for base in bases:
         for source in datasets.BASE.get(base, ()):

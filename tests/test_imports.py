@@ -37,7 +37,8 @@ FLOORS: list[tuple[str, ...]] = [
 # Each package's one public face: outside the package, its names come through it.
 FACES = {"models": "model", "initializers": "datasets", "support": "common"}
 # Unit tests, the corpus benchmark and the fitter of the model of people read the parts themselves.
-BEHIND_THE_FACE = ("tests.", "benchmarks.", "evaluation.people_fit", "evaluation.human_models")
+BEHIND_THE_FACE = ("tests.", "benchmarks.", "evaluation.people_fit", "evaluation.human_models",
+                   "download")   # fetch's command line, imported at every start: not the whole catalog
 
 
 def project_files() -> dict[str, Path]:
@@ -270,3 +271,12 @@ def test_a_start_of_main_does_not_import_scipy_optimize():
                             timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+def test_a_start_of_main_loads_no_initializer_catalog():
+    """`--help` and a game without the AI need no matrix: the catalog (and scipy.sparse) load with the AI."""
+    script = "import sys, main; print(sorted(m for m in ('datasets', 'scipy.sparse') if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
