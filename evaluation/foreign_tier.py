@@ -22,7 +22,7 @@ from evaluation.games import play_solo
 from evaluation.runner import run_all
 from evaluation.specs import Spec, captain_of, others
 from evaluation.stats import count_table, pooled, summarize
-from evaluation.tables import fmt, table
+from evaluation.tables import fmt, heading, ran, table
 from foreign.agent import ForeignAgent
 from foreign.isolation import NotForeign, ai_reads, isolated
 from foreign.vectors import SOURCES, load
@@ -136,11 +136,9 @@ def summary(games: dict, items: list) -> dict:
 
 def markdown(section: dict | None) -> list[str]:
     """The tier's part of the report: the headline table, or the line saying why it was skipped."""
-    lines = ["## Headline: foreign tier, single team", ""]
-    if section is None:
-        return lines + ["Not run (--no-foreign).", ""]
-    if "skipped" in section:
-        return lines + [f"Not run: {section['skipped']}", ""]
+    lines = heading("Headline: foreign tier, single team", section, "Not run (--no-foreign).")
+    if not ran(section):
+        return lines
     lines += [f"Agents built from data the game's AI never reads ({', '.join(section['agents'])}; "
               "see foreign/vectors.py), with the game's captains on its default matrix "
               f"({section['captain_initializer']}), each checking its hints against every loaded "

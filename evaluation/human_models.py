@@ -24,7 +24,7 @@ from evaluation.games import play_solo
 from evaluation.human_duet import available, folder, read_turns
 from evaluation.runner import run_all
 from evaluation.stats import count_table, pooled, summarize
-from evaluation.tables import fmt, table
+from evaluation.tables import fmt, heading, ran, table
 from foreign.agent import scores
 from foreign.vectors import SOURCES, Vectors, load
 from model import AI, Hint, Weights, zipf
@@ -165,11 +165,9 @@ def vocabulary(games: Sequence) -> dict[str, float]:
 
 def markdown(section: dict | None) -> list[str]:
     """The tier's part of the report."""
-    lines = ["## Headline: human-model tier, single team", ""]
-    if section is None:
-        return lines + ["Not run.", ""]
-    if "skipped" in section:
-        return lines + [f"Not run: {section['skipped']}", ""]
+    lines = heading("Headline: human-model tier, single team", section)
+    if not ran(section):
+        return lines
     lines += ["Guessers fitted to people's play in the human Duet record (evaluation/human_models.py: "
               "a conditional logit over a foreign cosine, mpnet or GloVe, in its board context and the "
               "card's frequency; the GloVe one also hears the USF and EAT norms), playing with "

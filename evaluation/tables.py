@@ -38,3 +38,18 @@ def ms(value: float | None) -> str:
 def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     return lines + ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
+
+
+def heading(title: str, section: dict | None, not_run: str = "Not run.") -> list[str]:
+    """A report section's heading; when the section did not run, the line that says why."""
+    lines = [f"## {title}", ""]
+    if section is None:
+        return lines + [not_run, ""]
+    if "skipped" in section:
+        return lines + [f"Not run: {section['skipped']}", ""]
+    return lines
+
+
+def ran(section: dict | None) -> bool:
+    """Whether a report section ran (else its heading says why not)."""
+    return section is not None and "skipped" not in section
