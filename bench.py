@@ -221,8 +221,7 @@ def levels_main(args: argparse.Namespace, argv: list[str], seeds: list[int], wor
         return 2
     weights.add_words(words)
     ai = model.AI(weights, partners=partners)
-    guesser = fit_guesser(PERSON_GUESSER, args.sources, {w.name: w for w in (weights, *partners)},
-                          sample=True)
+    guesser = fit_guesser(PERSON_GUESSER, args.sources, sample=True)
     rows = run_levels(seeds, words, ai, model.LEVELS, guesser)
     command = "python main.py bench " + shlex.join(argv)
     text = levels_markdown(rows, command)

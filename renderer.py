@@ -147,7 +147,9 @@ class Renderer:
 
 # Each reader family (models/expected.py FAMILIES) in plain words.
 READERS = {"corpus": "word use in books", "norms": "people's word associations",
-           "mixed": "books and associations together", "sbert": "SBERT's sentence meaning"}
+           "mixed": "books and associations together", "sbert": "SBERT's sentence meaning",
+           "people": "the model of people", "meaning": "meaning (word vectors)",
+           "phrases": "phrases and compounds, with no lure left"}
 COLOR_TEXT = {Color.ASSASSIN: "the assassin", Color.NEUTRAL: "a bystander",
               Color.RED: "a red agent", Color.BLUE: "a blue agent"}
 

@@ -51,7 +51,7 @@ def main(argv: list[str]) -> int:
     words = list(board_words())
     weights.add_words(words)
     ai = AI(weights, partners=partners)
-    fitted = (fit_guesser("glove-people", args.sources, {w.name: w for w in (weights, *partners)})
+    fitted = (fit_guesser("glove-people", args.sources)
               if available(args.sources) else None)   # stateless; the people agent remembers a game
     print(f"# Hints a person gets, with `--explain`\n\n`python -m benchmarks.hints --seeds {args.seeds}"
           f" --seed-offset {args.seed_offset}` ({weights.name}; partners: "

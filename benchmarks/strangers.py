@@ -96,8 +96,7 @@ def main(argv: list[str]) -> int:
     STATE["guessers"] = {}
     for name in args.agents:   # fitted to people's play before forking
         if name in human_models.GUESSERS:
-            norms = {w.name: w for w in [STATE["weights"], *STATE["partners"]]}
-            STATE["guessers"][name] = human_models.fit_guesser(name, args.sources, norms)
+            STATE["guessers"][name] = human_models.fit_guesser(name, args.sources)
     for name in args.agents:   # load before forking
         if name in ("glove", "mpnet") or name in human_models.GUESSERS:
             from foreign.vectors import load

@@ -24,6 +24,10 @@ class HintRecord:
     count: int | None
     illegal: str | None = None
     outcomes: list[Outcome] = field(default_factory=list)
+    targets: tuple[str, ...] = ()     # what the captain meant (an AI captain's reasons)
+    face_down: tuple[str, ...] = ()   # the cards face down when it was given
+    lures: tuple[str, ...] = ()       # the colours of the other cards it made a phrase with (a judge's)
+    seen: bool | None = None          # whether every way of reading it sees every target (a judge's)
 
     @property
     def achieved(self) -> int:
@@ -87,8 +91,14 @@ def play_solo(board: Board, team: Color, captain, agent, rng: np.random.Generato
         game.play()
     except RuleError as error:
         result.failure = str(error)
-    result.hints = [HintRecord(t.hint.word, t.hint.count, t.problem, [o for _, o in t.guesses])
-                    for t in game.history if t.hint is not None]
+    revealed: set[str] = set()
+    for turn in game.history:
+        if turn.hint is not None:
+            result.hints.append(HintRecord(
+                turn.hint.word, turn.hint.count, turn.problem, [o for _, o in turn.guesses],
+                () if turn.choice is None else turn.choice.targets,
+                tuple(w for w in board.words if w not in revealed)))
+        revealed.update(w for w, _ in turn.guesses)
     result.won = game.winner is team
     result.hint_seconds, result.guess_seconds = players[0].seconds, players[1].seconds
     return result

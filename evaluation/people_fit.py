@@ -26,9 +26,10 @@ from pathlib import Path
 import numpy as np
 
 from evaluation.human_duet import CLUE_FILE, GUESS_FILE, Turn, folder, read_turns
-from models.people import PEOPLE_PATH, Features, Fit, PeopleModel
+from models.people import FREQUENCY, PEOPLE_PATH, Features, Fit, PeopleModel
 from models.weights import Weights
 
+REPORT_PATH = Path(__file__).resolve().parent.parent / "reports" / "people_model.md"
 L2_GRID = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 FOLDS = 10
 SIGNALS = {"targets": 1.0, "picks": 1.0}   # the givers' targets and the guessers' clicks, weighed alike
@@ -120,13 +121,23 @@ def negative_log_likelihood(beta: np.ndarray, data: Choices, l2: float) -> tuple
     return nll + 0.5 * l2 * beta @ beta, gradient + l2 * beta
 
 
-def fit(data: Choices, l2: float) -> np.ndarray:
-    """The coefficients (per unit of the standardised features) that maximise the penalised likelihood."""
+def fit(data: Choices, l2: float, monotone: np.ndarray | None = None) -> np.ndarray:
+    """The coefficients (per unit of the standardised features) that maximise the penalised
+    likelihood; those `monotone` marks are kept at zero or above, so that a stronger link never
+    makes a card less likely."""
     from scipy.optimize import minimize  # 0.8 s to import: only the fits pay it, not every start of main.py
 
     start = np.zeros(data.values.shape[2])
-    result = minimize(negative_log_likelihood, start, args=(data, l2), jac=True, method="L-BFGS-B")
+    bounds = None if monotone is None else [(0.0, None) if m else (None, None) for m in monotone]
+    result = minimize(negative_log_likelihood, start, args=(data, l2), jac=True, method="L-BFGS-B",
+                      bounds=bounds)
     return result.x
+
+
+def monotone_in_links(names: Sequence[str]) -> np.ndarray:
+    """Which features measure a link between a clue and a card (all but the card's own frequency):
+    their coefficients may not be negative."""
+    return np.array([name != FREQUENCY for name in names], dtype=bool)
 
 
 def scales(values: np.ndarray) -> np.ndarray:
@@ -145,9 +156,11 @@ def folds_of(turns: Sequence[Turn], k: int, seed: int = 0) -> np.ndarray:
 
 
 def fit_penalised(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
-                  train: np.ndarray, grid: Sequence[float] = L2_GRID, k: int = 5) -> tuple[np.ndarray, float]:
+                  train: np.ndarray, grid: Sequence[float] = L2_GRID, k: int = 5,
+                  monotone: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """Coefficients fitted on the `train` turns (a boolean mask), with the L2 penalty chosen by
-    a k-fold cross-validation by game inside them; per unit of the raw features."""
+    a k-fold cross-validation by game inside them; per unit of the raw features. `monotone`:
+    the features whose coefficients stay at zero or above (`fit`)."""
     scale = scales(values[train])
     data = choices(turns, values / scale, signals)
     inner = folds_of([t for t, keep in zip(turns, train, strict=True) if keep], k, seed=1)
@@ -160,29 +173,31 @@ def fit_penalised(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[st
         loss = 0.0
         for f in range(k):
             fitting = data.subset(np.flatnonzero(train[data.board] & (fold[data.board] != f)))
-            beta = fit(fitting, l2)
+            beta = fit(fitting, l2, monotone)
             scored = check.subset(np.flatnonzero(fold[check.board] == f))
             loss += negative_log_likelihood(beta, scored, 0.0)[0]
         losses.append(loss)
     l2 = grid[int(np.argmin(losses))]
-    beta = fit(data.subset(np.flatnonzero(train[data.board])), l2)
+    beta = fit(data.subset(np.flatnonzero(train[data.board])), l2, monotone)
     return beta / scale, l2
 
 
 def fold_fits(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
-              k: int = FOLDS) -> tuple[np.ndarray, list[np.ndarray], list[float]]:
+              k: int = FOLDS, monotone: np.ndarray | None = None
+              ) -> tuple[np.ndarray, list[np.ndarray], list[float]]:
     """Each turn's fold (by game), each fold's coefficients fitted without it, and the penalty
     each fold chose."""
     fold = folds_of(turns, k)
-    fitted = [fit_penalised(turns, values, signals, fold != f) for f in range(k)]
+    fitted = [fit_penalised(turns, values, signals, fold != f, monotone=monotone) for f in range(k)]
     return fold, [beta for beta, _ in fitted], [l2 for _, l2 in fitted]
 
 
 def cross_validated_logits(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
-                           k: int = FOLDS) -> tuple[np.ndarray, list[float]]:
+                           k: int = FOLDS, monotone: np.ndarray | None = None
+                           ) -> tuple[np.ndarray, list[float]]:
     """Every turn's logits (turns × cards, padded with -inf) from a model fitted without its
     game's fold; and the penalty each fold chose."""
-    fold, betas, penalties = fold_fits(turns, values, signals, k)
+    fold, betas, penalties = fold_fits(turns, values, signals, k, monotone)
     logits = np.full(values.shape[:2], -np.inf)
     for i, turn in enumerate(turns):
         n = len(turn.remaining)
@@ -195,6 +210,59 @@ def first_pick_rates(turns: Sequence[Turn], logits: np.ndarray) -> dict[str, flo
     first = [t.remaining[int(np.argmax(row))] for t, row in zip(turns, logits, strict=True)]
     return {"target": float(np.mean([w in t.targets for w, t in zip(first, turns, strict=True)])),
             "assassin": float(np.mean([w in t.black for w, t in zip(first, turns, strict=True)]))}
+
+
+RELIABILITY_BINS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def calibration(turns: Sequence[Turn], logits: np.ndarray) -> dict:
+    """How well held-out logits foresee a guesser's first click: its mean log-likelihood (and a
+    uniform guess's), and a reliability table: for every face-down card of every turn, the
+    model's chance that it is clicked first, in bins, against how often it was."""
+    chances, clicked, log_likelihood, uniform = [], [], [], []
+    for turn, row in zip(turns, logits, strict=True):
+        if not turn.guesses:
+            continue
+        n = len(turn.remaining)
+        p = np.exp(row[:n] - row[:n].max())
+        p /= p.sum()
+        first = turn.remaining.index(turn.guesses[0])
+        chances.append(p), clicked.append(np.arange(n) == first)
+        log_likelihood.append(np.log(p[first])), uniform.append(-np.log(n))
+    chance, hit = np.concatenate(chances), np.concatenate(clicked)
+    which = np.clip(np.digitize(chance, RELIABILITY_BINS) - 1, 0, len(RELIABILITY_BINS) - 2)
+    bins = [(RELIABILITY_BINS[b], RELIABILITY_BINS[b + 1], int((which == b).sum()),
+             float(chance[which == b].mean()), float(hit[which == b].mean()))
+            for b in range(len(RELIABILITY_BINS) - 1) if (which == b).any()]
+    return {"log_likelihood": float(np.mean(log_likelihood)), "uniform": float(np.mean(uniform)),
+            "clicks": len(log_likelihood), "bins": bins}
+
+
+def phrase_probe(model: PeopleModel, phrases: Weights, size: int = 200, distractors: int = 7,
+                 seed: int = 0) -> tuple[float, list[tuple[str, str, str]]]:
+    """How often the model's first pick, for a clue that makes a phrase or a compound with one
+    card, is that card: `size` probes, each a clue from the hint list, its partner from the card
+    list (WordNet: FIRE → ENGINE, HAMMER → HEAD) and `distractors` other cards that make none
+    with it. Returns the share and the probes it missed (clue, partner, its first pick)."""
+    from common import board_words
+
+    rng = np.random.default_rng(seed)
+    cards = [w.lower() for w in board_words()]
+    links = phrases.board_matrix(cards) > 0.5                       # hints × cards
+    clues = phrases.filter.well_formed & phrases.filter.fit          # hints the AI would give
+    pairs = np.array([(h, c) for c, card in enumerate(cards) for h in
+                      np.setdiff1d(np.flatnonzero(links[:, c] & clues), phrases.filter.banned(card))])
+    pairs = pairs[rng.permutation(len(pairs))[:size]]
+    hits, missed = 0, []
+    for h, c in pairs:
+        others = np.flatnonzero(~links[h])
+        shown = [cards[c], *(cards[o] for o in rng.choice(others, distractors, replace=False))]
+        clue = phrases.hints[h]
+        first = shown[int(np.argmax(model.logits([clue], shown)[0]))]
+        hits += first == cards[c]
+        if first != cards[c]:
+            missed.append((clue, cards[c], first))
+    return hits / max(len(pairs), 1), missed
 
 
 def record_checksum(sources: Path) -> str:
@@ -222,7 +290,8 @@ def cross_validated_people(turns: Sequence[Turn], readings: Mapping[str, Weights
             features = Features(names, readings)
         except KeyError:
             continue
-        fold, betas, _ = fold_fits(turns, turn_values(turns, features), signals)
+        fold, betas, _ = fold_fits(turns, turn_values(turns, features), signals,
+                                   monotone=monotone_in_links(names))
         models = [PeopleModel(Fit(name, tuple(names), tuple(beta)), readings) for beta in betas]
         of_row = {turn.row: models[f] for turn, f in zip(turns, fold, strict=True)}
         yield name, lambda turn, of_row=of_row: of_row[turn.row]
@@ -230,29 +299,78 @@ def cross_validated_people(turns: Sequence[Turn], readings: Mapping[str, Weights
 
 def fit_variants(sources: Path, signals: Mapping[str, float],
                  variants: Mapping[str, Sequence[str]] = VARIANTS,
-                 say: Callable[[str], None] = print) -> dict:
+                 say: Callable[[str], None] = print) -> tuple[dict, list[Fitted]]:
     """Fit every variant whose matrices the sources allow on the whole record; their
-    cross-validated figures beside them. The content of data/people.json."""
+    cross-validated figures beside them. The content of data/people.json, and what the report
+    says of each variant."""
     turns = list(read_turns(sources))
     readings = readings_at_hand(sources)
-    out = []
+    out, report = [], []
     for name, names in variants.items():
         try:
             features = Features(names, readings)
         except KeyError as missing:
             say(f"{name}: skipped, {missing.args[0]}")
             continue
-        values = turn_values(turns, features)
-        logits, penalties = cross_validated_logits(turns, values, signals)
-        rates = first_pick_rates(turns, logits)
-        beta, l2 = fit_penalised(turns, values, signals, np.ones(len(turns), dtype=bool))
+        values, monotone = turn_values(turns, features), monotone_in_links(names)
+        logits, penalties = cross_validated_logits(turns, values, signals, monotone=monotone)
+        rates, held = first_pick_rates(turns, logits), calibration(turns, logits)
+        beta, l2 = fit_penalised(turns, values, signals, np.ones(len(turns), dtype=bool),
+                                 monotone=monotone)
         about = (f"cross-validated by game ({FOLDS} folds): first pick a target "
-                 f"{100 * rates['target']:.1f}%, an assassin {100 * rates['assassin']:.1f}%")
+                 f"{100 * rates['target']:.1f}%, an assassin {100 * rates['assassin']:.1f}%; "
+                 f"log-likelihood of a first click {held['log_likelihood']:.3f} "
+                 f"(uniform {held['uniform']:.3f})")
         say(f"{name}: {about}; penalties chosen {penalties}")
-        out.append(Fit(name, tuple(names), tuple(float(b) for b in beta), l2, about).to_json())
+        fitted = Fit(name, tuple(names), tuple(float(b) for b in beta), l2, about)
+        out.append(fitted.to_json())
+        probe = phrase_probe(PeopleModel(fitted, readings), readings["phrases"]) \
+            if "phrases" in readings else None
+        report.append(Fitted(fitted, rates, held, probe))
     return {"source": "people playing Codenames Duet: SALT-NLP/codenames, data/, validation split "
                       "(Shaikh et al., 2023); coefficients only, fitted by evaluation/people_fit.py",
-            "signals": dict(signals), "record_sha256": record_checksum(sources), "variants": out}
+            "signals": dict(signals), "record_sha256": record_checksum(sources), "variants": out,
+            }, report
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A variant fitted on the whole record, with its held-out figures and its phrase probe."""
+
+    fit: Fit
+    rates: dict[str, float]
+    calibration: dict
+    probe: tuple[float, list[tuple[str, str, str]]] | None
+
+
+def markdown(fitted: Sequence[Fitted], command: str) -> str:
+    """The model of people's report: per variant, its held-out figures, reliability and probe."""
+    lines = ["# The model of people", "",
+             f"`{command}` (writes data/people.json and this page). Every figure is cross-validated "
+             f"by game ({FOLDS} folds) on the human Duet record: a turn is read by a model fitted "
+             "without its game. Every coefficient on a link is zero or above (a monotone fit).", ""]
+    for f in fitted:
+        held = f.calibration
+        lines += [f"## {f.fit.name}", "",
+                  f"- first pick a target {100 * f.rates['target']:.1f}%, an assassin "
+                  f"{100 * f.rates['assassin']:.1f}% (people: 84.5% and 2.0%)",
+                  f"- log-likelihood of a guesser's first click, held out: {held['log_likelihood']:.3f} "
+                  f"a click over {held['clicks']} clicks (a uniform guess: {held['uniform']:.3f})"]
+        if f.probe is not None:
+            share, missed = f.probe
+            sample = ", ".join(f"{c.upper()}→{p.upper()} (took {m.upper()})" for c, p, m in missed[:8])
+            lines.append(f"- phrase and compound probe: the partner first in {100 * share:.1f}% of "
+                         f"200 probes; missed, e.g.: {sample or 'none'}")
+        lines += ["", "Reliability: every face-down card's chance of being clicked first, in bins, "
+                  "against how often it was.", "",
+                  "| predicted | cards | mean predicted | observed |", "|---|---|---|---|"]
+        lines += [f"| {lo:.2f}–{hi:.2f} | {n} | {pred:.3f} | {seen:.3f} |"
+                  for lo, hi, n, pred, seen in held["bins"]]
+        lines += ["", "| feature | coefficient |", "|---|---|"]
+        lines += [f"| {name} | {c:+.3f} |"
+                  for name, c in zip(f.fit.features, f.fit.coefficients, strict=True)]
+        lines.append("")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -261,10 +379,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=PEOPLE_PATH, help="where to write (default data/people.json)")
     p.add_argument("--targets", type=float, default=SIGNALS["targets"], help="weight of the givers' targets")
     p.add_argument("--picks", type=float, default=SIGNALS["picks"], help="weight of the guessers' clicks")
+    p.add_argument("--report", type=Path, default=REPORT_PATH,
+                   help="the report (default reports/people_model.md)")
     args = p.parse_args(argv)
-    model = fit_variants(args.sources, {"targets": args.targets, "picks": args.picks})
+    model, fitted = fit_variants(args.sources, {"targets": args.targets, "picks": args.picks})
     args.out.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {args.out}")
+    page = markdown(fitted, "python -m evaluation.people_fit --sources DIR")
+    args.report.write_text(page, encoding="utf-8")
+    print(f"wrote {args.out} and {args.report}")
     return 0
 
 

@@ -10,6 +10,7 @@ from models.agents import Agent, GreedyAgent, ThresholdAgent
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain
 from models.expected import FOR_PEOPLE, ExpectedCaptain
 from models.people import PeopleAgent, PeopleModel, PeopleReading
+from models.sight import Sight
 from models.weights import Weights
 
 # --- strategies by name ----------------------------------------------------------------
@@ -64,7 +65,12 @@ class AI:
             return strategy(self.weights, self.plans_for, alone, **options)
         reading = PeopleReading(self.weights, self.people)
         options["max_count"] = min(options.get("max_count", FOR_PEOPLE.max_count), FOR_PEOPLE.max_count)
-        return strategy(reading, [reading], alone, settings=FOR_PEOPLE, **options)
+        return strategy(reading, [reading], alone, settings=FOR_PEOPLE, sight=self.sight, **options)
+
+    @functools.cached_property
+    def sight(self) -> Sight:
+        """The ways a person may read a hint, on this AI's matrices: a target must pass them all."""
+        return Sight([self.weights, *self.partners])
 
     @functools.cached_property
     def people(self) -> PeopleModel:

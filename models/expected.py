@@ -11,6 +11,7 @@ import numpy as np
 from board import ASSASSIN, NEUTRAL, Board, Color
 from models.captains import Captain, MarginCaptain
 from models.chances import pick_chances, softmax
+from models.sight import Sight
 from models.situation import HintChoice, Situation
 from models.weights import Weights
 
@@ -44,13 +45,15 @@ class CaptainSettings:
     seed: int = 0
 
 
-# A card aimed at and missed this often stops being a target until the endgame; a hint that aims
-# again at a missed set of cards is passed over for the next best, this many times at most.
-GIVE_UP_AFTER, MOVE_ON_TRIES = 2, 4
+# A card aimed at and missed this often is aimed at again only by a one-card hint that every
+# reading ranks first; no card is aimed at by more than `MAX_AIMS` hints a game; a hint that aims
+# again at a missed set of cards is passed over for the next best, `MOVE_ON_TRIES` times at most.
+GIVE_UP_AFTER, MAX_AIMS, MOVE_ON_TRIES = 2, 3, 4
 
-# The captain that plans for a person (docs/decisions/0035-a-captain-for-people.md): its partner
-# is the model of people, read sharper than its fitted softmax, and it asks for two cards at most.
-FOR_PEOPLE = CaptainSettings(max_count=2, temperature=0.01)
+# The captain that plans for a person (docs/decisions/0038-hints-a-person-sees.md): its partner
+# is the model of people read at its fitted softmax (calibrated, not sharper), and it asks for
+# three cards at most, when every reading a person may take sees all three (models/sight.py).
+FOR_PEOPLE = CaptainSettings(max_count=3, temperature=0.02)
 
 
 # Which source family each matrix reads: matrices of one family are one voice, not several.
@@ -147,10 +150,10 @@ class ExpectedCaptain(Captain):
     name = "expected"
 
     def __init__(self, weights: Weights, partners: Sequence[Weights] = (), alone: bool = False, *,
-                 settings: CaptainSettings = CaptainSettings(), **changes):
+                 settings: CaptainSettings = CaptainSettings(), sight: Sight | None = None, **changes):
         settings = replace(settings, **changes)
         super().__init__(weights, partners, alone, max_count=settings.max_count)
-        self.settings = settings
+        self.settings, self.sight = settings, sight
         self.partners = list(partners) or [weights]
         self.temperature = settings.temperature if partners else settings.twin_temperature
         # A twin's noise is known; an unknown agent's is learnt (`observe`) among these.
@@ -167,8 +170,9 @@ class ExpectedCaptain(Captain):
         self.strangers = bool(partners)
         self.members = family_members(self.partners) if self.strangers else np.eye(len(self.partners))
         self.assassin_gap = settings.assassin_gap if self.strangers else 0
-        # Moving on (issue 40): how often each own card was aimed at and missed, and the sets missed.
+        # Moving on: how often each own card was aimed at, and missed; the sets missed.
         self.last: HintChoice | None = None
+        self.aims: dict[str, int] = {}
         self.tries: dict[str, int] = {}
         self.missed_sets: set[frozenset[str]] = set()
 
@@ -261,6 +265,25 @@ class ExpectedCaptain(Captain):
         table[chosen] = (caution * worst + (1 - caution) * mean
                          - self.assassin_price(situation) * risk * danger)
         self.reached[chosen] = np.where(speaks | ~speaks.any(axis=0), sure, np.inf).min(axis=0)
+        if self.sight:
+            self.reached[chosen] = np.minimum(self.reached[chosen], self.seen(situation, chosen))
+
+    def seen(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
+        """For each chosen hint, how many own cards a person sees whichever way they read it
+        (`Sight.reach`, the model of people's order), and none past a card missed twice: that
+        one only as the single card of a hint that every reading, the model's too, ranks first."""
+        own = situation.own
+        people = situation.weights[chosen]
+        order = np.argsort(-people[:, own], axis=1, kind="stable")
+        reach = self.sight.reach(situation.words, chosen, order, own).astype(float)
+        doubtful = np.array([self.tries.get(w, 0) >= GIVE_UP_AFTER for w in situation.words])[own]
+        if not doubtful.any():
+            return reach
+        ranked = doubtful[order]                                          # (n, own cards)
+        before = np.where(ranked.any(axis=1), ranked.argmax(axis=1), ranked.shape[1])
+        top = np.flatnonzero(own)[order[:, 0]]
+        clear = (people.argmax(axis=1) == top) & self.sight.first(situation.words, chosen, top)
+        return np.minimum(reach, np.where(before == 0, clear.astype(float), before))
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
         """The best hint that does not aim again at a set of cards its agent missed (but in the
@@ -272,19 +295,30 @@ class ExpectedCaptain(Captain):
                 break
             refused.append(choice.hint.word)
         self.last = choice
-        return replace(choice, readers=self.agreement(board, choice))
+        for target in choice.targets:
+            self.aims[target] = self.aims.get(target, 0) + 1
+        readers = self.agreement(board, choice)
+        if self.sight:
+            seen = self.sight.sees(choice.hint.word, board.unrevealed_words(), choice.targets)
+            readers += tuple(seen.items())
+        return replace(choice, readers=readers)
 
     def late(self, board: Board, team: Color) -> bool:
         """The endgame: few enough own cards left that every one is a target again."""
         return board.remaining(team) <= self.settings.endgame
 
     def situation(self, board: Board, team: Color, given: Sequence[str] = ()) -> Situation:
-        """As the base sees it, but an own card that two hints aimed at and missed stops being a
-        target until the endgame: it is seen as a bystander, so no hint aims at it."""
+        """As the base sees it, but an own card that `MAX_AIMS` hints aimed at stops being a
+        target (it is seen as a bystander, so no hint aims at it); and, planning for a person
+        without `sight`, one that two hints missed, until the endgame."""
         situation = super().situation(board, team, given)
-        if self.late(board, team):
-            return situation
-        colors = [NEUTRAL if c is team and self.tries.get(w, 0) >= GIVE_UP_AFTER else c
+
+        def given_up(word: str) -> bool:
+            if self.aims.get(word, 0) >= MAX_AIMS:
+                return True
+            return not self.sight and not self.late(board, team) and self.tries.get(word, 0) >= GIVE_UP_AFTER
+
+        colors = [NEUTRAL if c is team and given_up(w) else c
                   for w, c in zip(situation.words, situation.colors, strict=True)]
         if team not in colors:   # every own card given up: all are targets again
             return situation

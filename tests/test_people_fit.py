@@ -96,3 +96,34 @@ def test_the_committed_coefficients_are_a_fit_of_every_variant() -> None:
 def test_the_committed_coefficients_were_fitted_on_this_record() -> None:
     committed = json.loads(PEOPLE_PATH.read_text(encoding="utf-8"))["record_sha256"]
     assert committed == people_fit.record_checksum(SHARED)
+
+
+def test_a_monotone_fit_never_gives_a_link_negative_weight_though_the_record_says_so() -> None:
+    # A planted record in which a stronger second link makes a card *less* likely: the free fit
+    # finds that; the monotone one holds the link at zero and lets the frequency stay negative.
+    beta = np.array([2.0, -1.0, -0.8])
+    turns, values = synthetic_record(beta)
+    data = people_fit.choices(turns, values, {"picks": 1.0})
+    free = people_fit.fit(data, l2=0.0)
+    monotone = people_fit.fit(data, l2=0.0, monotone=people_fit.monotone_in_links(["sbert", "eat", "zipf"]))
+    assert free[1] < -0.5
+    assert monotone[1] == pytest.approx(0.0, abs=1e-6) and monotone[0] > 1.0
+    assert monotone[2] < -0.3   # the card's own frequency may lower its chance
+    assert people_fit.monotone_in_links(["sbert~z", "phrases", "zipf"]).tolist() == [True, True, False]
+
+
+def test_calibration_bins_every_face_down_card_against_how_often_it_was_clicked_first() -> None:
+    turns, values = synthetic_record(np.array([1.5]), turns=200)
+    held = people_fit.calibration(turns, values @ np.array([1.5]))
+    assert held["clicks"] == 200 and held["log_likelihood"] > held["uniform"]
+    cards = sum(n for _, _, n, _, _ in held["bins"])
+    assert cards == 200 * 20
+    for _, _, n, predicted, observed in held["bins"]:   # the true model is calibrated
+        if n > 300:
+            assert abs(predicted - observed) < 0.05
+
+
+def test_the_committed_model_gives_no_link_a_negative_weight() -> None:
+    for fit in load_fits():
+        for name, coefficient in zip(fit.features, fit.coefficients, strict=True):
+            assert coefficient >= 0 or name == "zipf", (fit.name, name, coefficient)

@@ -1,0 +1,139 @@
+"""What a person sees in a hint, whichever way they read it: the rule a target must pass.
+
+A person may read a hint by meaning (embeddings), by what people say first (the norms) or by
+the phrases and compounds it makes (FIRE ENGINE, HAMMERHEAD). A card is a target only when
+every one of these families that speaks on the hint puts it above every card the hint is not
+meant for; one source's odd link never makes a target. A phrase is a person's first thought:
+a card that makes one with the hint and is not a target is a lure, and no hint may leave one.
+
+Each family is read from the matrices at hand (a missing source is a silent family); a member's
+row is divided by its largest weight on the board, and the family's reading is the mean of the
+members that speak on the hint. A dense family (it weighs every hint) must rank a target
+strictly above every other card; a sparse one (counts, norms) must rank no other card above it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from models.weights import Weights
+
+# The families a person reads a hint by, and the matrices that speak for each.
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "meaning": ("sbert", "fasttext"),
+    "norms": ("association", "eat"),
+    "phrases": ("phrases",),
+}
+PHRASES = "phrases"
+PHRASE_LINK = 0.5   # a phrase matrix holds 1 for a phrase or compound, ~0 otherwise
+
+
+@dataclass(frozen=True)
+class Family:
+    """One family's reading of every hint on a board: hints × cards, and whether it is dense."""
+
+    name: str
+    reading: np.ndarray
+    speaks: np.ndarray   # (hints,) whether any member has a link on the board
+    dense: bool
+
+
+class Sight:
+    """The families a person may read a hint by, from the matrices at hand."""
+
+    def __init__(self, matrices: Mapping[str, Weights] | Sequence[Weights]):
+        if not isinstance(matrices, Mapping):
+            matrices = {w.name: w for w in matrices}
+        self.members = {family: [matrices[name] for name in names if name in matrices]
+                        for family, names in FAMILIES.items()}
+        self.members = {family: found for family, found in self.members.items() if found}
+
+    def __bool__(self) -> bool:
+        return bool(self.members)
+
+    def families(self, words: Sequence[str], hints: np.ndarray | None = None) -> list[Family]:
+        """Each family's reading of the hints (all of them, or the indices `hints`) on `words`."""
+        out = []
+        for family, members in self.members.items():
+            rows = [m.board_matrix(list(words)) for m in members]
+            if hints is not None:
+                rows = [r[hints] for r in rows]
+            rows = [np.maximum(r, 0.0) for r in rows]
+            peaks = [r.max(axis=1, keepdims=True) for r in rows]
+            speaking = [p[:, 0] > 0 for p in peaks]
+            total = sum(np.where(p > 0, r / np.where(p > 0, p, 1.0), 0.0)
+                        for r, p in zip(rows, peaks, strict=True))
+            voices = np.maximum(sum(s.astype(np.float32) for s in speaking), 1.0)
+            out.append(Family(family, (total / voices[:, None]).astype(np.float32),
+                              np.logical_or.reduce(speaking),
+                              all(m.knows_every_hint for m in members)))
+        return out
+
+    def reach(self, words: Sequence[str], hints: np.ndarray, order: np.ndarray,
+              own: np.ndarray) -> np.ndarray:
+        """For each of the `hints` (indices), how many of its own cards, taken in `order` (hints ×
+        own cards, the person's likeliest first), every family sees above every other card; a
+        hint that leaves a lure (a card not its own making a phrase with it) reaches none."""
+        reached = np.full(len(hints), int(own.sum()))
+        if not own.any():
+            return reached
+        for family in self.families(words, hints):
+            ranked = np.take_along_axis(family.reading[:, own], order, axis=1)
+            weakest = np.minimum.accumulate(ranked, axis=1)
+            other = family.reading[:, ~own].max(axis=1, keepdims=True) if (~own).any() \
+                else np.full((len(hints), 1), -np.inf)
+            if family.name == PHRASES:   # any phrase with another card is a lure, whatever the count
+                seen = np.where(other[:, 0] > PHRASE_LINK, 0, ranked.shape[1])
+            else:
+                above = weakest > other if family.dense else weakest >= other
+                seen = above.sum(axis=1)
+            reached = np.minimum(reached, np.where(family.speaks, seen, reached))
+        return reached
+
+    def first(self, words: Sequence[str], hints: np.ndarray, cards: np.ndarray) -> np.ndarray:
+        """For each of the `hints` (indices), whether every family that speaks on it ranks its
+        card (`cards`, indices into `words`) strictly above every other card."""
+        clear = np.ones(len(hints), dtype=bool)
+        for family in self.families(words, hints):
+            mine = family.reading[np.arange(len(hints)), cards]
+            rest = family.reading.copy()
+            rest[np.arange(len(hints)), cards] = -np.inf
+            clear &= ~family.speaks | (mine > rest.max(axis=1))
+        return clear
+
+    def sees(self, hint: str, words: Sequence[str], targets: Sequence[str]) -> dict[str, bool]:
+        """Each family that speaks on the hint: does it see every target above every other card
+        (and, for phrases, leave no lure)?"""
+        index = self.index(hint)
+        if index is None:
+            return {}
+        targets = np.isin(list(words), list(targets))
+        verdict = {}
+        for family in self.families(words, np.array([index])):
+            if not family.speaks[0]:
+                continue
+            row = family.reading[0]
+            other = row[~targets].max() if (~targets).any() else -np.inf
+            if family.name == PHRASES:
+                verdict[family.name] = bool(other <= PHRASE_LINK)
+            elif family.dense:
+                verdict[family.name] = bool(row[targets].min() > other)
+            else:
+                verdict[family.name] = bool(row[targets].min() >= other)
+        return verdict
+
+    def lures(self, hint: str, words: Sequence[str], targets: Sequence[str]) -> list[str]:
+        """The cards, not targets, that make a phrase or a compound with the hint."""
+        phrases = self.members.get(PHRASES)
+        if not phrases or (index := self.index(hint)) is None:
+            return []
+        row = phrases[0].board_matrix(list(words))[index]
+        return [w for w, link in zip(words, row, strict=True) if link > PHRASE_LINK and w not in targets]
+
+    def index(self, hint: str) -> int | None:
+        """The hint's row in the families' shared vocabulary (None outside it)."""
+        first = next(iter(self.members.values()))[0]
+        return first.hint_index.get(hint)

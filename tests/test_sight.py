@@ -1,0 +1,81 @@
+"""What a person sees: a card is a target only when every family of readings sees it, a phrase
+with another card is a lure, and the captain does not chase a card its agent missed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from initializers.compounds import read_compounds, splits
+from model import Weights
+from models.sight import Sight
+
+HINTS = ("sea", "gas", "salt")
+WORDS = ("wave", "fish", "giant", "flame", "bank")
+SBERT = np.array([[0.6, 0.5, 0.0, 0.1, 0.2],
+                  [0.1, 0.0, 0.3, 0.7, 0.1],
+                  [0.5, 0.45, 0.0, 0.0, 0.1]], np.float32)
+NORMS = np.array([[0.3, 0.0, 0.0, 0.0, 0.1],      # SEA: people say WAVE, then BANK; never FISH
+                  [0.0, 0.0, 0.0, 0.2, 0.0],
+                  [0.0, 0.0, 0.0, 0.0, 0.0]], np.float32)
+PHRASES = np.array([[0.0, 0.0, 0.0, 0.0, 0.0],
+                    [0.0, 0.0, 1.0, 0.0, 0.0],      # GAS GIANT
+                    [0.0, 0.0, 0.0, 0.0, 0.0]], np.float32)
+
+
+def sight(norms: bool = True) -> Sight:
+    sbert = Weights("sbert", HINTS, WORDS, SBERT)
+    found = [sbert, Weights("phrases", HINTS, WORDS, PHRASES, backoff=sbert)]
+    if norms:
+        found.append(Weights("association", HINTS, WORDS, NORMS, backoff=sbert))
+    return Sight(found)
+
+
+def reach(seen: Sight, hint: str, own: list[str]) -> int:
+    mask = np.isin(WORDS, own)
+    people = SBERT[[HINTS.index(hint)]][:, mask]
+    order = np.argsort(-people, axis=1)
+    return int(seen.reach(WORDS, np.array([HINTS.index(hint)]), order, mask)[0])
+
+
+def test_a_card_one_source_alone_links_is_never_a_target() -> None:
+    # SBERT puts WAVE and FISH above the rest for SEA; the norms put BANK above FISH: only WAVE.
+    assert reach(sight(norms=False), "sea", ["wave", "fish"]) == 2
+    assert reach(sight(), "sea", ["wave", "fish"]) == 1
+    assert sight().sees("sea", WORDS, ["wave", "fish"]) == {"meaning": True, "norms": False}
+    assert sight().sees("sea", WORDS, ["wave"]) == {"meaning": True, "norms": True}
+
+
+def test_a_silent_family_has_no_say() -> None:
+    # No norm and no phrase for SALT: meaning alone decides.
+    assert reach(sight(), "salt", ["wave", "fish"]) == 2
+    assert sight().sees("salt", WORDS, ["wave", "fish"]) == {"meaning": True}
+
+
+def test_a_phrase_with_a_card_not_meant_is_a_lure_and_the_hint_reaches_nothing() -> None:
+    assert reach(sight(), "gas", ["flame"]) == 0                 # GAS GIANT left on the board
+    assert sight().lures("gas", WORDS, ["flame"]) == ["giant"]
+    assert reach(sight(), "gas", ["flame", "giant"]) >= 1          # a gift when it is meant
+    assert sight().lures("gas", WORDS, ["giant"]) == []
+
+
+def test_first_asks_every_family_that_speaks() -> None:
+    seen = sight()
+    assert seen.first(WORDS, np.array([0, 0]), np.array([0, 1])).tolist() == [True, False]
+
+
+def test_closed_compounds_split_in_words_of_the_lists_and_are_committed() -> None:
+    assert list(splits("hammerhead", {"hammer", "head", "ham"})) == [("hammer", "head")]
+    assert list(splits("blockage", {"block", "age"})) == []        # a word and its ending
+    compounds = set(read_compounds())
+    assert {("hammer", "head"), ("bed", "rock"), ("foot", "ball")} <= compounds
+    assert not {("car", "pet"), ("sea", "son"), ("bill", "ion")} & compounds
+
+
+def test_the_phrases_matrix_holds_compounds_in_either_order() -> None:
+    import datasets
+
+    phrases = datasets.load_weights("phrases", sources=Path("/nonexistent"))
+    rows = phrases.hint_rows(["hammer", "rock", "gas"], ["head", "bed", "giant"])
+    assert rows[0, 0] > 0.5 and rows[1, 1] > 0.5 and rows[2, 2] > 0.5
