@@ -19,7 +19,7 @@ import protocol
 from board import BLUE, RED, TEAMS, Board, Color, game_rngs
 from cli import add_ai_arguments, load_ai, parse_seed
 from common import BOARD_WORDS_PATH, COMMAND, GAMES_LOG_PATH, load_words, warn
-from engine import AutoTeam, Game, RuleError, Team, TurnStarted
+from engine import AutoTeam, Event, Game, RuleError, Team, TurnStarted
 from model import AI, DEFAULT_LEVEL, LEVELS
 from players import COMPOSITIONS, AIAgent, AICaptain, HumanAgent, HumanCaptain, parse_composition
 from prompts import QuitGame, read_line
@@ -247,9 +247,10 @@ def play_game(args: argparse.Namespace, kinds: dict[Color, str], ai: AI | None, 
         ai.weights.add_words(board.words)
     teams = {color: make_team(color, kind, ai, terminal, level) for color, kind in kinds.items()}
     game = Game(board, teams, rng=play_rng, seed=seed)
-    game.listeners.append(lambda event: renderer.on_event(event, game))
+    game.listeners.append(renderer.on_event)
     if not human_agents:
-        game.listeners.append(lambda event: spectate(event, game, renderer))
+        prompted = {color for color, kind in kinds.items() if kind.startswith("human:")}
+        game.listeners.append(lambda event: spectate(event, board, prompted, renderer))
     renderer.write(f"\nGame {seed} (replay it with --seed {seed}). Type help at any prompt.")
     renderer.write(renderer.legend())
     try:
@@ -269,12 +270,11 @@ def play_game(args: argparse.Namespace, kinds: dict[Color, str], ai: AI | None, 
     return 0, True
 
 
-def spectate(event, game: Game, renderer: Renderer) -> None:
-    """With no human guessing, show the full board at the start of each turn (a human captain
-    is shown the board by its own prompt, so not twice)."""
-    if (isinstance(event, TurnStarted)
-            and not isinstance(getattr(game.teams[event.side], "captain", None), HumanCaptain)):
-        renderer.write(renderer.board(game.board, captain=True))
+def spectate(event: Event, board: Board, prompted: set[Color], renderer: Renderer) -> None:
+    """With no human guessing, show the full board at the start of each turn (a human captain,
+    whose team is in `prompted`, is shown the board by its own prompt, so not twice)."""
+    if isinstance(event, TurnStarted) and event.side not in prompted:
+        renderer.write(renderer.board(board, captain=True))
 
 
 def main(argv: list[str] | None = None) -> int:

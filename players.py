@@ -17,11 +17,10 @@ class AICaptain:
     def __init__(self, model):
         self.model = model
         self.given: list[str] = []
-        self.last_choice: HintChoice | None = None
         self.face_down: list[str] = []     # when the last hint was given
         self.seconds: list[float] = []     # how long each hint took to choose
 
-    def give_hint(self, game: Game) -> Hint:
+    def give_hint(self, game: Game) -> HintChoice:
         if (last := self.last_turn(game)) is not None:
             self.model.observe(last.hint.word, self.face_down, [w for w, _ in last.guesses])
         self.face_down = game.board.unrevealed_words()
@@ -29,8 +28,7 @@ class AICaptain:
         choice = self.model.give_hint(game.board, game.team, self.given)
         self.seconds.append(time.perf_counter() - start)
         self.given.append(choice.hint.word)
-        self.last_choice = choice
-        return choice.hint
+        return choice
 
     def last_turn(self, game: Game) -> Turn | None:
         """The turn of the last hint this captain gave, if it gave one."""
@@ -63,10 +61,11 @@ class HumanCaptain:
         # the key on a shared screen while the agents wait for it to clear.
         spellings("ready")
 
-    def give_hint(self, game: Game) -> Hint:
-        self.terminal.show(game, captain=True)
-        return ask_hint(self.terminal, f"{game.team.value} captain, your hint> ", game.board,
-                        HELP_CAPTAIN, lambda: self.terminal.show(game, captain=True))
+    def give_hint(self, game: Game) -> HintChoice:
+        show(self.terminal, game, captain=True)
+        hint = ask_hint(self.terminal, f"{game.team.value} captain, your hint> ", game.board,
+                        HELP_CAPTAIN, lambda: show(self.terminal, game, captain=True))
+        return HintChoice.bare(hint)
 
 
 class HumanAgent:
@@ -77,12 +76,17 @@ class HumanAgent:
 
     def guess(self, game: Game, hint: Hint, guessed: int) -> str | None:
         if guessed == 0:
-            self.terminal.show(game, captain=False)
+            show(self.terminal, game, captain=False)
         left = game.guesses_left(hint, guessed)
         limit = "no limit" if left is None else f"{left} left"
         return ask_card(self.terminal, f"{game.team.value} agent, guess ({limit})> ",
                         game.board.unrevealed_words(), game.board.words, guessed, HELP_AGENT,
-                        lambda: self.terminal.show(game, captain=False))
+                        lambda: show(self.terminal, game, captain=False))
+
+
+def show(terminal: Terminal, game: Game, captain: bool) -> None:
+    """Show a person the board, in the captain's or the agents' view, with the game's status."""
+    terminal.show(game.board, game.team, game.history, captain)
 
 
 COMPOSITIONS = ("human:human", "human:ai", "ai:human", "ai:ai", "auto")

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace, stream: TextIO | None = None) -> int:
     else:
         renderer.write(view.board(board, None))
     game = DuetGame(board, players, rng=play_rng, tokens=args.tokens, seed=args.seed)
-    game.listeners.append(lambda event: view.on_event(event, game))
+    game.listeners.append(view.on_event)
     try:
         game.play()
     except (QuitGame, EOFError):

@@ -126,6 +126,9 @@ class Embeddings:
     def row(self, hint: str, words: Sequence[str]) -> np.ndarray:
         return similarity(self.encode([hint]), self.encode(words))[0] / self.scale
 
+    def prepare(self) -> None:
+        self.columns(["warm"])
+
 
 # SBERT reads a word better in a phrase than bare: the mean of these two phrasings ranks people's
 # associates higher, and wins more cross-play games; four gained no more beyond the noise, and

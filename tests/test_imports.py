@@ -280,3 +280,33 @@ def test_a_start_of_main_loads_no_initializer_catalog():
                             timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+# --- the game reads what its players declare ----------------------------------------------------
+
+# The game's rooms that talk to players and draw what they do. (cli and download, the shared
+# command line, read argparse namespaces by name.)
+GAME_ROOMS = ("engine", "players", "prompts", "renderer", "session", "main", "datasets", "duet")
+
+
+def attribute_reads(path: Path) -> list[int]:
+    """The lines of a file that call getattr or name `last_choice`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return sorted({node.lineno for node in ast.walk(tree)
+                   if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                       and node.func.id == "getattr")
+                   or (isinstance(node, ast.Attribute) and node.attr == "last_choice")
+                   or (isinstance(node, ast.Name) and node.id == "last_choice")})
+
+
+def test_attribute_reads_are_found(tmp_path):
+    planted = tmp_path / "planted.py"
+    planted.write_text("x = getattr(captain, 'last_choice', None)\ny = captain.last_choice\n")
+    assert attribute_reads(planted) == [1, 2]
+
+
+def test_the_game_reads_no_undeclared_attribute_of_a_player():
+    """A hint's reasons come back from `give_hint` itself (a HintChoice), never by a side door."""
+    found = {name: lines for name, path in project_files().items()
+             if any(within(name, room) for room in GAME_ROOMS) and (lines := attribute_reads(path))}
+    assert found == {}

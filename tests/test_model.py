@@ -468,9 +468,9 @@ def test_an_ai_captain_plans_for_its_own_ai_agent_not_for_a_person():
     game = Game(board(), {RED: main.make_team(RED, "ai:ai", ai, FakeTerminal()),
                           BLUE: AutoTeam(BLUE)}, seed=0)
     # Its twin surely puts BEACH before the assassin; a person may not, so that team hears FRUIT.
-    assert game.teams[RED].captain.give_hint(game) == Hint("ocean", 3)
+    assert game.teams[RED].captain.give_hint(game).hint == Hint("ocean", 3)
     game.teams[RED] = main.make_team(RED, "ai:human", ai, FakeTerminal())
-    assert game.teams[RED].captain.give_hint(game) == Hint("fruit", 2)
+    assert game.teams[RED].captain.give_hint(game).hint == Hint("fruit", 2)
 
 
 def family(name: str, matrix=MATRIX) -> Weights:
