@@ -444,7 +444,7 @@ def test_protocol_answers_random_json_with_ok_or_a_clean_error(request):
 def _engine():
     """The protocol's engine in this process, over the small random AI: fast enough for many inputs."""
     protocol = pytest.importorskip("protocol", reason="protocol.py (issue 6) is not there yet")
-    return protocol.Engine(AI(small_weights(), "cumsum", "greedy"))
+    return protocol.Bot(AI(small_weights(), "cumsum", "greedy"))
 
 
 def test_the_real_server_survives_a_hostile_session(server):

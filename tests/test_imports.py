@@ -29,13 +29,15 @@ FLOORS: list[tuple[str, ...]] = [
     ("engine", "prompts", "players"),                        # the game and its players
     ("renderer",),                                           # drawing
     ("cli", "duet", "foreign", "download", "session"),       # shared flags, Duet, strangers, downloads, games
+    ("bot", "tabletop"),                                     # the parts of serve and companion
     ("evaluation",),                                         # what the bench measures
     ("bench", "protocol", "companion", "main", "__main__"),  # the commands
     ("benchmarks", "tests"),                                 # scripts
 ]
 
 # Each package's one public face: outside the package, its names come through it.
-FACES = {"models": "model", "initializers": "datasets", "support": "common"}
+FACES = {"models": "model", "initializers": "datasets", "support": "common", "bot": "protocol",
+         "tabletop": "companion"}
 # Unit tests, the corpus benchmark and the fitter of the model of people read the parts themselves.
 BEHIND_THE_FACE = ("tests.", "benchmarks.", "evaluation.people_fit", "evaluation.human_models",
                    "download")   # fetch's command line, imported at every start: not the whole catalog
