@@ -196,26 +196,31 @@ def explanation(choice: HintChoice, board: Board | None = None, withheld: Collec
 def sureness(choice: HintChoice) -> str:
     """How sure the captain is that its hint reads as it means: how many kinds of reader it
     checked put the targets first, or without readers, how near the most dangerous card comes."""
-    them = "this card" if len(choice.targets) == 1 else "these cards"
     if choice.readers:
-        agree = [READERS.get(name, name) for name, yes in choice.readers if yes]
-        differ = [READERS.get(name, name) for name, yes in choice.readers if not yes]
-        if not differ and len(agree) == 1:
-            return f"Sure: the reader it checks ({agree[0]}) puts {them} above every other card."
-        if not differ:
-            return (f"Sure: every kind of reader it checks puts {them} above every other card "
-                    f"({', '.join(agree)}).")
-        if not agree:
-            return f"Unsure: no kind of reader it checks puts {them} above every other card."
-        verb = "puts" if len(agree) == 1 else "put"
-        return (f"Fairly sure: {', '.join(agree)} {verb} {them} above every other card; "
-                f"{', '.join(differ)} not.")
+        return readers_agree(choice)
     if choice.danger is None or not choice.targets:
         return "Sure: only its own cards are left."
     ratio = choice.danger[1] / max(min(choice.target_weights), 1e-9)
     return ("Sure: no other card comes close." if ratio < 0.8 else
             "Fairly sure: another card comes close." if ratio < 1 else
             "Unsure: another card weighs as much as one it means.")
+
+
+def readers_agree(choice: HintChoice) -> str:
+    """How sure the captain is, from which kinds of reader it checked put its targets first."""
+    them = "this card" if len(choice.targets) == 1 else "these cards"
+    agree = [READERS.get(name, name) for name, yes in choice.readers if yes]
+    differ = [READERS.get(name, name) for name, yes in choice.readers if not yes]
+    if not differ and len(agree) == 1:
+        return f"Sure: the reader it checks ({agree[0]}) puts {them} above every other card."
+    if not differ:
+        return (f"Sure: every kind of reader it checks puts {them} above every other card "
+                f"({', '.join(agree)}).")
+    if not agree:
+        return f"Unsure: no kind of reader it checks puts {them} above every other card."
+    verb = "puts" if len(agree) == 1 else "put"
+    return (f"Fairly sure: {', '.join(agree)} {verb} {them} above every other card; "
+            f"{', '.join(differ)} not.")
 
 
 def closeness(weight: float, target: float) -> str:
