@@ -72,7 +72,7 @@ def load_sbert(model: str = DEFAULT_SBERT_MODEL):
     _quiet_libraries()
 
     # One thread: torch's worker threads spin while they wait, and on a shared 2-core machine
-    # that made encoding an order of magnitude slower (reports/decisions/0019-fasttext-on-one-thread.md).
+    # that made encoding an order of magnitude slower (docs/decisions/0019-fasttext-on-one-thread.md).
     # A model this small gains little from a second thread even when idle.
     torch.set_num_threads(1)
 
