@@ -110,7 +110,7 @@ def again() -> bool:
     return reply in ("", "y", "yes")
 
 
-def lineup(args: argparse.Namespace) -> Lineup:
+def who_plays(args: argparse.Namespace) -> Lineup:
     """Who plays, from the flags, asking for what they leave out."""
     prompted = not (args.red and args.blue)
     if prompted:
@@ -131,15 +131,15 @@ def lineup(args: argparse.Namespace) -> Lineup:
 
 def play(args: argparse.Namespace) -> int:
     """Set up the teams, then play games until the players have had enough; the exit code."""
-    teams = lineup(args)
-    if teams.needs_ai:
+    lineup = who_plays(args)
+    if lineup.needs_ai:
         download.offer(args.sources)   # once, in a terminal, when there is no dataset yet
     try:
-        ai = load_ai(args, partners=teams.for_people) if teams.needs_ai else None
+        ai = load_ai(args, partners=lineup.for_people) if lineup.needs_ai else None
     except (OSError, ValueError, RuntimeError) as error:   # a bad flag or a missing model
         warn(f"cannot build the AI: {error}")
         return 2
-    if teams.captains(Seat.HUMAN) & teams.agents(Seat.AI):
+    if lineup.captains(Seat.HUMAN) & lineup.agents(Seat.AI):
         import datasets
 
         print("Getting the AI agent ready to read any hint...")
@@ -147,8 +147,8 @@ def play(args: argparse.Namespace) -> int:
     seed = args.seed
     while True:
         seed = fresh_seed() if seed is None else seed
-        code, finished = play_game(args, teams, ai, seed)
-        if code or not finished or not teams.people or not again():
+        code, finished = play_game(args, lineup, ai, seed)
+        if code or not finished or not lineup.people or not again():
             return code
         seed = seed + 1 if args.seed is not None else None
 

@@ -298,3 +298,18 @@ def test_the_flags_hand_the_game_teams_and_the_log_writes_them_back(tmp_path):
     assert_clean(run(["--red", "auto", "--blue", "auto", "--seed", "1", "--log", str(log)], b""))
     teams = json.loads(log.read_text())["teams"]
     assert {Composition.parse(label) for label in teams.values()} == {AUTO}
+
+
+def test_who_plays_reads_the_flags_once_into_a_lineup(capsys):
+    import main
+    import session
+    from board import BLUE, RED
+    from players import Seat
+
+    lineup = session.who_plays(main.parser().parse_args(["--red", "human:ai", "--blue", "ai:ai"]))
+    assert lineup.level == "normal" and lineup.people and lineup.needs_ai and lineup.for_people
+    assert lineup.captains(Seat.HUMAN) == {RED} and lineup.agents(Seat.AI) == {RED, BLUE}
+    flags = ["--red", "auto", "--blue", "auto", "--level", "hard"]
+    alone = session.who_plays(main.parser().parse_args(flags))
+    assert alone.level is None and not alone.needs_ai and not alone.people
+    assert "--level hard is not used" in capsys.readouterr().err
