@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 SIZE = 25
-ROWS = COLUMNS = 5
+COLUMNS = 5
 STARTING_TEAM_CARDS, OTHER_TEAM_CARDS, NEUTRAL_CARDS, ASSASSIN_CARDS = 9, 8, 7, 1
 
 

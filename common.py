@@ -9,6 +9,7 @@ from __future__ import annotations
 from support.console import on_terminal, progress, ticking, warn
 from support.files import (
     STALE_TEMPORARY,
+    append_line,
     atomic_write_bytes,
     pid_alive,
     sha256_file,
@@ -45,7 +46,7 @@ from support.words import (
 __all__ = [
     "BOARD_WORDS_PATH", "CACHE_DIR", "COMMAND", "CONTENT_TAGS", "DATA_DIR", "DEFAULT_SBERT_MODEL",
     "GAMES_LOG_PATH", "HINT_WORDS_PATH", "INSTALLED", "PACKAGE_DATA", "ROOT", "SOURCES_DIR",
-    "STALE_TEMPORARY", "atomic_write_bytes", "board_words", "hint_words", "lemma_of", "lemmas",
+    "STALE_TEMPORARY", "append_line", "atomic_write_bytes", "board_words", "hint_words", "lemma_of", "lemmas",
     "lemmatizer", "load_words", "normalise", "on_terminal", "pid_alive", "progress", "save_words",
     "sha256_file", "sweep_temporaries", "temporary_beside", "temporary_prefix", "ticking", "warn",
     "words_hash",

@@ -84,10 +84,8 @@ def warm_up(*weights: Weights) -> None:
         w = first
         while w is not None and id(w) not in seen:
             seen.add(id(w))
-            if (prepare := getattr(w.extender, "prepare", None)) is not None:
-                prepare()
-            elif w.extender is not None:
-                w.extender.columns(["warm"])
+            if w.extender is not None:
+                w.extender.prepare()
             w = w.backoff
 
 

@@ -41,9 +41,13 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True)
 class HintGiven(Event):
+    """A hint, with what its captain meant when it said (the AI's reasons, for --explain);
+    `board` is the key the captain chose it on, for the colours its reasons name."""
+
     side: Hashable
     hint: Hint
-    choice: HintChoice | None = None  # the AI's reasons, for --explain
+    choice: HintChoice | None = None
+    board: Board | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -66,17 +70,16 @@ class Passed(Event):
 @dataclass(frozen=True)
 class TurnEnded(Event):
     """A turn is over; `choice` says what an AI captain meant by its hint (None for a person's
-    hint or an auto team's turn)."""
+    hint or an auto team's turn); `final` when the game ended with it. `board` is the key as the
+    turn left it, for the cards still face down."""
 
     side: Hashable
     hint: Hint | None
     choice: HintChoice | None = None
+    final: bool = False
+    board: Board | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True)
-class GameOver(Event):
-    winner: Color
-    reason: str
 
 
 @dataclass
@@ -92,13 +95,24 @@ class Turn:
     problem: str | None = None
 
 
+@dataclass(frozen=True)
+class GameOver(Event):
+    """The game is won; `board` and `turns` are the whole game, for its last view and recap."""
+
+    winner: Color
+    reason: str
+    board: Board | None = field(default=None, compare=False)
+    turns: tuple[Turn, ...] = field(default=(), compare=False)
+
+
 # --- players and teams -----------------------------------------------------------------------
 
 
 class HintGiver(Protocol):
-    """A captain as a game sees it: human or AI, it gives a hint for the side to play."""
+    """A captain as a game sees it: human or AI, it gives a hint for the side to play, with what
+    it meant by it when it says (`HintChoice.bare` when it does not)."""
 
-    def give_hint(self, game: TurnGame) -> Hint: ...
+    def give_hint(self, game: TurnGame) -> HintChoice: ...
 
 
 class Guesser(Protocol):
@@ -165,6 +179,10 @@ class TurnGame:
     def table(self) -> Board:
         raise NotImplementedError
 
+    def key_board(self) -> Board:
+        """The board with the key of the captain to play: the colours an AI's reasons name."""
+        raise NotImplementedError
+
     def may_guess(self, hint: Hint, guessed: int) -> bool:
         raise NotImplementedError
 
@@ -178,16 +196,16 @@ class TurnGame:
         A hint the rules refuse is a RuleError, unless `lenient`: it is then played, and what is
         wrong with it kept in `turn.problem`.
         """
-        captain = self.captain()
         try:
-            hint = captain.give_hint(self)
+            choice = self.captain().give_hint(self)
         except NoLegalHint as error:
             raise RuleError(f"the {self.describe(turn.side)} has no legal {self.noun}: {error}") from None
+        hint = choice.hint
         turn.problem = hint_problem(hint.word, self.table())
         if turn.problem and not lenient:
             raise RuleError(f"illegal {self.noun} {hint}: {turn.problem}")
-        turn.hint, turn.choice = hint, getattr(captain, "last_choice", None)
-        self.emit(HintGiven(turn.side, hint, turn.choice))
+        turn.hint, turn.choice = hint, choice if choice.reasoned else None
+        self.emit(HintGiven(turn.side, hint, turn.choice, self.key_board()))
         guessed = 0
         while not self.over and self.may_guess(hint, guessed):
             word = self.guesser().guess(self, hint, guessed)
@@ -259,9 +277,9 @@ class Game(TurnGame):
             self.reveal(turn, own[int(self.rng.integers(len(own)))])
         else:
             self.hint_and_guesses(turn, self.team, self.lenient)
-        self.emit(TurnEnded(turn.side, turn.hint, turn.choice))
+        self.emit(TurnEnded(turn.side, turn.hint, turn.choice, self.over, self.board))
         if self.over:
-            self.emit(GameOver(self.winner, self.reason))
+            self.emit(GameOver(self.winner, self.reason, self.board, tuple(self.history)))
         elif not self.solo:
             self.team = self.team.other
 
@@ -272,6 +290,9 @@ class Game(TurnGame):
         return self.teams[self.team].agent
 
     def table(self) -> Board:
+        return self.board
+
+    def key_board(self) -> Board:
         return self.board
 
     def may_guess(self, hint: Hint, guessed: int) -> bool:

@@ -4,9 +4,12 @@ engine's HintGiver and Guesser interfaces; and the teams a game can be set up wi
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from enum import Enum
 
-from engine import Game, Turn
-from model import Agent, Hint, HintChoice, spellings
+from board import Color
+from engine import AutoTeam, Game, Team, Turn
+from model import AI, LEVELS, Agent, Hint, HintChoice, spellings
 from prompts import HELP_AGENT, HELP_CAPTAIN, Terminal, ask_card, ask_hint
 
 
@@ -17,11 +20,10 @@ class AICaptain:
     def __init__(self, model):
         self.model = model
         self.given: list[str] = []
-        self.last_choice: HintChoice | None = None
         self.face_down: list[str] = []     # when the last hint was given
         self.seconds: list[float] = []     # how long each hint took to choose
 
-    def give_hint(self, game: Game) -> Hint:
+    def give_hint(self, game: Game) -> HintChoice:
         if (last := self.last_turn(game)) is not None:
             self.model.observe(last.hint.word, self.face_down, [w for w, _ in last.guesses])
         self.face_down = game.board.unrevealed_words()
@@ -29,8 +31,7 @@ class AICaptain:
         choice = self.model.give_hint(game.board, game.team, self.given)
         self.seconds.append(time.perf_counter() - start)
         self.given.append(choice.hint.word)
-        self.last_choice = choice
-        return choice.hint
+        return choice
 
     def last_turn(self, game: Game) -> Turn | None:
         """The turn of the last hint this captain gave, if it gave one."""
@@ -63,10 +64,11 @@ class HumanCaptain:
         # the key on a shared screen while the agents wait for it to clear.
         spellings("ready")
 
-    def give_hint(self, game: Game) -> Hint:
-        self.terminal.show(game, captain=True)
-        return ask_hint(self.terminal, f"{game.team.value} captain, your hint> ", game.board,
-                        HELP_CAPTAIN, lambda: self.terminal.show(game, captain=True))
+    def give_hint(self, game: Game) -> HintChoice:
+        show(self.terminal, game, captain=True)
+        hint = ask_hint(self.terminal, f"{game.team.value} captain, your hint> ", game.board,
+                        HELP_CAPTAIN, lambda: show(self.terminal, game, captain=True))
+        return HintChoice.bare(hint)
 
 
 class HumanAgent:
@@ -77,26 +79,95 @@ class HumanAgent:
 
     def guess(self, game: Game, hint: Hint, guessed: int) -> str | None:
         if guessed == 0:
-            self.terminal.show(game, captain=False)
+            show(self.terminal, game, captain=False)
         left = game.guesses_left(hint, guessed)
         limit = "no limit" if left is None else f"{left} left"
         return ask_card(self.terminal, f"{game.team.value} agent, guess ({limit})> ",
                         game.board.unrevealed_words(), game.board.words, guessed, HELP_AGENT,
-                        lambda: self.terminal.show(game, captain=False))
+                        lambda: show(self.terminal, game, captain=False))
 
 
-COMPOSITIONS = ("human:human", "human:ai", "ai:human", "ai:ai", "auto")
+def show(terminal: Terminal, game: Game, captain: bool) -> None:
+    """Show a person the board, in the captain's or the agents' view, with the game's status."""
+    terminal.show(game.board, game.team, game.history, captain)
 
 
-def parse_composition(text: str) -> str:
-    """Check a 'captain:agent' composition ('human:ai', 'ai:ai', …) or 'auto'."""
-    text = text.strip().lower().replace(" ", "")
-    aliases = {"h": "human", "a": "ai", "human": "human", "ai": "ai"}
-    if text in ("auto", "solo"):
-        return "auto"
-    parts = text.split(":")
-    if len(parts) == 2 and all(p in aliases for p in parts):
-        return f"{aliases[parts[0]]}:{aliases[parts[1]]}"
-    if text in aliases:   # one word means both roles
-        return f"{aliases[text]}:{aliases[text]}"
-    raise ValueError(f"unknown team {text!r}: choose one of {', '.join(COMPOSITIONS)}")
+class Seat(Enum):
+    """Who plays a role: a person at the console, or the AI."""
+
+    HUMAN = "human"
+    AI = "ai"
+
+
+# What people type for a seat: the word, or its first letter.
+SEATS = {"h": Seat.HUMAN, "a": Seat.AI, "human": Seat.HUMAN, "ai": Seat.AI}
+
+
+@dataclass(frozen=True)
+class Composition:
+    """Who plays one team: a person or the AI as its captain and as its agent, written
+    captain:agent ('ai:human': the AI gives hints, a person guesses); or `auto`, a solo-play
+    opponent with neither (both None)."""
+
+    captain: Seat | None = None
+    agent: Seat | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Composition:
+        """Read 'captain:agent' (each 'human' or 'ai', 'h' or 'a'; one word means both roles),
+        or 'auto' ('solo'); ValueError names the choices."""
+        text = text.strip().lower().replace(" ", "")
+        if text in ("auto", "solo"):
+            return AUTO
+        parts = text.split(":") if ":" in text else [text, text]
+        if len(parts) == 2 and all(part in SEATS for part in parts):
+            return cls(SEATS[parts[0]], SEATS[parts[1]])
+        raise ValueError(f"unknown team {text!r}: choose one of {', '.join(map(str, COMPOSITIONS))}")
+
+    def __str__(self) -> str:
+        return "auto" if self.auto else f"{self.captain.value}:{self.agent.value}"
+
+    @property
+    def auto(self) -> bool:
+        return self.captain is None
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """The seats of its two roles, captain first (none for auto)."""
+        return () if self.auto else (self.captain, self.agent)
+
+    @property
+    def people(self) -> bool:
+        """Whether a person plays in it."""
+        return Seat.HUMAN in self.seats
+
+    @property
+    def ai(self) -> bool:
+        """Whether the AI plays in it."""
+        return Seat.AI in self.seats
+
+    @property
+    def all_ai(self) -> bool:
+        """The AI in both roles: the only team a level weakens."""
+        return self.seats == (Seat.AI, Seat.AI)
+
+
+AUTO = Composition()
+COMPOSITIONS = tuple(Composition(captain, agent) for captain in Seat for agent in Seat) + (AUTO,)
+
+
+def make_team(color: Color, composition: Composition, ai: AI | None, terminal: Terminal,
+              level: str | None = None) -> Team | AutoTeam:
+    """The players of one team; a `level` weakens an ai:ai team (people play with the AI whole)."""
+    if composition.auto:
+        return AutoTeam(color)
+    twin = composition.agent is Seat.AI   # the AI captain then knows how its agent reads a hint
+    strength = LEVELS[level] if level and composition.all_ai else None
+    captain = (HumanCaptain(terminal) if composition.captain is Seat.HUMAN
+               else AICaptain(ai.captain(twin, level=strength)))
+    if composition.agent is Seat.HUMAN:
+        agent = HumanAgent(terminal)
+    else:   # a person's clues are read by the model of people (models/people.py)
+        agent = AIAgent(ai.people_agent() if composition.captain is Seat.HUMAN else ai.agent(level=strength))
+    label = f"{composition} ({level})" if strength else str(composition)
+    return Team(color, captain, agent, label=label)

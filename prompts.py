@@ -7,14 +7,15 @@ talk to the person through a `Terminal` (renderer.ConsoleTerminal on the console
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Protocol
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from board import Board
+from board import Board, Color
 from common import normalise
+from engine import Turn
 from model import Hint, hint_problem, parse_hint
 
 MAX_INPUT = 200  # characters of a typed line that are read; the rest is noise
@@ -29,7 +30,7 @@ class Terminal(Protocol):
 
     def ask(self, prompt: str) -> str: ...   # may raise EOFError or KeyboardInterrupt
     def tell(self, message: str) -> None: ...
-    def show(self, game, captain: bool) -> None: ...
+    def show(self, board: Board, team: Color, turns: Sequence[Turn], captain: bool) -> None: ...
     def help(self, message: str) -> None: ...   # the prompt's help, with the rules and the legend
 
 

@@ -16,7 +16,7 @@ from typing import TextIO
 from colorama import Back, Fore, Style, just_fix_windows_console
 
 from board import COLUMNS, Board, Color
-from engine import Game, GameOver, Guessed, HintGiven, Passed, TurnEnded, TurnStarted
+from engine import Event, GameOver, Guessed, HintGiven, Passed, Turn, TurnEnded, TurnStarted
 from model import HintChoice
 
 FOREGROUND = {Color.RED: Fore.RED, Color.BLUE: Fore.BLUE, Color.NEUTRAL: Fore.YELLOW,
@@ -88,24 +88,25 @@ class Renderer:
         name = color.value.upper()
         return f"{FOREGROUND[color]}{Style.BRIGHT}{name}{Style.RESET_ALL}" if self.color else name
 
-    def status(self, game: Game) -> str:
-        """Whose turn, cards left per team and the history of hints."""
-        left = ", ".join(f"{self.team(t)} {game.board.remaining(t)}" for t in (Color.RED, Color.BLUE))
-        lines = [f"Turn: {self.team(game.team)}   cards left: {left}"]
+    def status(self, board: Board, team: Color, turns: Sequence[Turn]) -> str:
+        """Whose turn, cards left per team and the hints so far (`turns`)."""
+        left = ", ".join(f"{self.team(t)} {board.remaining(t)}" for t in (Color.RED, Color.BLUE))
+        lines = [f"Turn: {self.team(team)}   cards left: {left}"]
         hints = [f"{self.team(t.side)} {t.hint}: " + (", ".join(w.upper() for w, _ in t.guesses) or "-")
-                 for t in game.history if t.hint is not None]
+                 for t in turns if t.hint is not None]
         if hints:
             lines.append("Hints so far: " + " | ".join(hints))
         return "\n".join(lines)
 
-    def show(self, game: Game, captain: bool) -> None:
+    def show(self, board: Board, team: Color, turns: Sequence[Turn], captain: bool) -> None:
+        """The board in the captain's or the agents' view, and the status line under it."""
         view = "captain's view" if captain else "agents' view"
-        self.write(f"\n{self.board(game.board, captain)}\n({view})\n{self.status(game)}")
+        self.write(f"\n{self.board(board, captain)}\n({view})\n{self.status(board, team, turns)}")
 
     # --- events ---------------------------------------------------------------
 
-    def on_event(self, event, game: Game) -> None:
-        """Draw one game event as it happens.
+    def on_event(self, event: Event) -> None:
+        """Draw one game event as it happens, from what the event carries.
 
         While a person guesses (`secret`), nothing the AI meant is shown before the turn is over,
         and a card still face down is counted, not named, until the game is over.
@@ -113,32 +114,37 @@ class Renderer:
         match event:
             case TurnStarted(side=team):
                 self.write(f"\n--- {self.team(team)} to play ---")
-            case HintGiven(side=team, hint=hint, choice=choice):
+            case HintGiven(side=team, hint=hint, choice=choice, board=board):
                 left = "unlimited guesses" if hint.max_guesses is None else f"{hint.max_guesses} guesses"
                 self.write(f"{self.team(team)} captain: {hint}   ({left})")
                 if self.explain and not self.secret and choice is not None:
-                    self.write(explanation(choice, game.board))
+                    self.write(explanation(choice, board))
             case Guessed(side=team, word=word, color=color, outcome=outcome):
                 self.write(f"{self.team(team)} turns over {self.cell(word, color, True, True, 0).strip()}"
                            f" - {OUTCOME_TEXT[outcome.value]}")
             case Passed(side=team):
                 self.write(f"{self.team(team)} passes.")
-            case TurnEnded(choice=choice) if choice is not None and not game.over:
-                withheld = set(game.board.unrevealed_words()) if self.secret else set()
-                if self.secret or not self.explain:
-                    self.write(f"The captain meant: {named(choice.targets, withheld)}.")
-                if self.explain and self.secret:
-                    self.write(explanation(choice, game.board, withheld, meaning=False))
-            case GameOver(winner=winner, reason=reason):
-                self.write(f"\n{self.board(game.board, captain=True)}\n")
+            case TurnEnded(choice=choice, final=False, board=board) if choice is not None:
+                self.meant(choice, board)
+            case GameOver(winner=winner, reason=reason, board=board, turns=turns):
+                self.write(f"\n{self.board(board, captain=True)}\n")
                 self.write(f"*** {self.team(winner)} wins: {reason}. ***")
-                if recap := self.recap(game):
+                if recap := self.recap(turns):
                     self.write(recap)
 
-    def recap(self, game: Game) -> str:
+    def meant(self, choice: HintChoice, board: Board) -> None:
+        """After a turn, what the AI captain meant (with --explain and a person guessing, why),
+        the cards still face down counted, not named, while a person guesses."""
+        withheld = set(board.unrevealed_words()) if self.secret else set()
+        if self.secret or not self.explain:
+            self.write(f"The captain meant: {named(choice.targets, withheld)}.")
+        if self.explain and self.secret:
+            self.write(explanation(choice, board, withheld, meaning=False))
+
+    def recap(self, turns: Sequence[Turn]) -> str:
         """Each hint of the game, what its captain meant (an AI's) and what was turned over."""
         lines = []
-        for turn in (t for t in game.history if t.hint is not None):
+        for turn in (t for t in turns if t.hint is not None):
             meant = f"meant {named(turn.choice.targets)}; " if turn.choice is not None else ""
             found = ", ".join(word.upper() for word, _ in turn.guesses) or "nothing"
             lines.append(f"  {self.team(turn.side)} {turn.hint}: {meant}turned over {found}")
@@ -192,26 +198,31 @@ def explanation(choice: HintChoice, board: Board | None = None, withheld: Collec
 def sureness(choice: HintChoice) -> str:
     """How sure the captain is that its hint reads as it means: how many kinds of reader it
     checked put the targets first, or without readers, how near the most dangerous card comes."""
-    them = "this card" if len(choice.targets) == 1 else "these cards"
     if choice.readers:
-        agree = [READERS.get(name, name) for name, yes in choice.readers if yes]
-        differ = [READERS.get(name, name) for name, yes in choice.readers if not yes]
-        if not differ and len(agree) == 1:
-            return f"Sure: the reader it checks ({agree[0]}) puts {them} above every other card."
-        if not differ:
-            return (f"Sure: every kind of reader it checks puts {them} above every other card "
-                    f"({', '.join(agree)}).")
-        if not agree:
-            return f"Unsure: no kind of reader it checks puts {them} above every other card."
-        verb = "puts" if len(agree) == 1 else "put"
-        return (f"Fairly sure: {', '.join(agree)} {verb} {them} above every other card; "
-                f"{', '.join(differ)} not.")
+        return readers_agree(choice)
     if choice.danger is None or not choice.targets:
         return "Sure: only its own cards are left."
     ratio = choice.danger[1] / max(min(choice.target_weights), 1e-9)
     return ("Sure: no other card comes close." if ratio < 0.8 else
             "Fairly sure: another card comes close." if ratio < 1 else
             "Unsure: another card weighs as much as one it means.")
+
+
+def readers_agree(choice: HintChoice) -> str:
+    """How sure the captain is, from which kinds of reader it checked put its targets first."""
+    them = "this card" if len(choice.targets) == 1 else "these cards"
+    agree = [READERS.get(name, name) for name, yes in choice.readers if yes]
+    differ = [READERS.get(name, name) for name, yes in choice.readers if not yes]
+    if not differ and len(agree) == 1:
+        return f"Sure: the reader it checks ({agree[0]}) puts {them} above every other card."
+    if not differ:
+        return (f"Sure: every kind of reader it checks puts {them} above every other card "
+                f"({', '.join(agree)}).")
+    if not agree:
+        return f"Unsure: no kind of reader it checks puts {them} above every other card."
+    verb = "puts" if len(agree) == 1 else "put"
+    return (f"Fairly sure: {', '.join(agree)} {verb} {them} above every other card; "
+            f"{', '.join(differ)} not.")
 
 
 def closeness(weight: float, target: float) -> str:
@@ -257,12 +268,12 @@ class ConsoleTerminal:
     def help(self, message: str) -> None:
         self.renderer.write(f"{message}\n\n{RULES}\n\n{self.renderer.legend()}")
 
-    def show(self, game: Game, captain: bool) -> None:
+    def show(self, board: Board, team: Color, turns: Sequence[Turn], captain: bool) -> None:
         if self.hot_seat and captain and not self.key_on_screen:
-            self.ask(f"{game.team.value.upper()} captain's turn: agents, look away. "
+            self.ask(f"{team.value.upper()} captain's turn: agents, look away. "
                      "Captain, press Enter to see the key. ")
         elif self.hot_seat and not captain and self.key_on_screen:
             self.renderer.clear()
-            self.ask(f"Pass the screen to the {game.team.value.upper()} agents, then press Enter. ")
+            self.ask(f"Pass the screen to the {team.value.upper()} agents, then press Enter. ")
         self.key_on_screen = captain
-        self.renderer.show(game, captain)
+        self.renderer.show(board, team, turns, captain)

@@ -52,7 +52,7 @@ def main(argv: list[str]) -> int:
     found = [r for t in known if (r := rank_of(captain, weights, t)) is not None]
     ranks = [r for r in found if r > 0]
     legal = len(weights.hints)
-    print("# Would the captain give the person's clue? (issue 32, point 4: a mirror)\n")
+    print("# Would the captain give the person's clue? (a mirror)\n")
     print(f"`python -m benchmarks.clue_mirror --sources ../shared/datasets` ({weights.name}, "
           f"{len(partners)} partners; validation split, {len(turns)} turns)\n")
     print("| measure | value |\n|---|---|")

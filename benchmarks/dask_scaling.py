@@ -1,5 +1,6 @@
 """Dask on this machine: the bench's games and the corpus counts with 1 and 2 workers, against
-one process and against the fork pool that `--jobs` was before Dask (issue 33). Writes reports/dask.md.
+one process and against the fork pool that `--jobs` was before Dask
+(docs/decisions/0028-dask.md). Writes reports/dask.md.
 
     python -m benchmarks.dask_scaling --sources ../shared/datasets
     python -m benchmarks.dask_scaling --initializers sbert --seeds 2 --no-counts   # a minute
@@ -162,7 +163,7 @@ def main(argv: list[str]) -> int:
     args = p.parse_args(argv)
     before = load_average()
     setup = the_setup(args)
-    lines = ["# Dask on this machine (issue 33)", "",
+    lines = ["# Dask on this machine", "",
              f"Command: `python -m benchmarks.dask_scaling {' '.join(argv)}`; {os.cpu_count()} CPUs; "
              f"load average (1, 5, 15 min) {before} at the start.", "",
              f"## The bench: {len(pairs_of(setup))} pairs × {len(setup.seeds)} boards, single-team "

@@ -18,7 +18,7 @@ The download runs `python main.py datasets download` against the tests' local pu
 `--pause 0`; then once more (everything present: the check of what is there). The pause the real
 download makes between two requests to one server is added up separately.
 
-Targets (issue 38): the first hint within 10 s cold; a full build within 3 minutes (stretch).
+Targets: the first hint within 10 s cold; a full build within 3 minutes (stretch).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Which reading of a clue picks the cards people aimed at? The search behind issue 31's agent.
+"""Which reading of a clue picks the cards people aimed at? The search behind the
+people reader (docs/decisions/0025-reading-people.md).
 
 Each variant scores the face-down words of every aligned turn of the human Duet
 record (evaluation/human_duet.py) for the person's clue; its first pick is the

@@ -7,7 +7,7 @@ server has loaded (its start-up time is reported apart). Known boards deal
 words from the project's board list, whose matrix columns are cached; unseen
 boards deal words from wordfreq's list that are not in the board list, fresh
 words for every board, so that every such request embeds 25 new words.
-Targets (issue 6): ≤ 1.5 s for a board of unseen words, ≤ 50 ms for a known board.
+Targets: ≤ 1.5 s for a board of unseen words, ≤ 50 ms for a known board.
 """
 
 from __future__ import annotations

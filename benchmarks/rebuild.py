@@ -11,7 +11,7 @@ the warm start (loading the default weights from cache, as the game does)
 and the time to build columns for two boards of 25 words outside
 data/board_words_en.txt, plus rows for hints outside the vocabulary.
 
-Targets (issue 3/4, this 2-core machine): everything but fastText training
+Targets (this 2-core machine): everything but fastText training
 <= 3 min, all <= 10 min, peak memory <= 4 GB; 25 unseen words <= 1.5 s.
 """
 

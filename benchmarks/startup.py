@@ -4,7 +4,7 @@
     python -m benchmarks.startup --skip-build   # leave out the SBERT cache build (~1-2 min)
     python -m benchmarks.startup --only build --torch-threads 1   # the build on one thread
 
-Measures, each against its target from issue 2:
+Measures, each against its target:
 
 1. launch → first board: `python main.py --red ai:ai --blue ai:ai` in a subprocess,
    with a warm cache (one untimed run first), its stdout read until the

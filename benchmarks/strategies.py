@@ -4,7 +4,7 @@
 
 Prints the median and 95th-percentile hint time of every captain, the median
 agent guess time, and the time to build on-demand columns for a board of 25
-words that no matrix has seen. Targets (issue 4): cumsum and margin ≤ 10 ms,
+words that no matrix has seen. Targets: cumsum and margin ≤ 10 ms,
 cluster and expected ≤ 150 ms, a guess ≤ 2 ms, 25 unseen words ≤ 1.5 s.
 """
 

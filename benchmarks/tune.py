@@ -139,51 +139,99 @@ def arguments() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
-    import datasets
-    import model
-
+    """Tune one strategy (or recipe) over its grid on the tuning seeds; write and print the ranking."""
     args = arguments().parse_args(argv)
-    seeds = list(range(args.seed_offset, args.seed_offset + args.seeds))
-    if args.seeds < 1 or args.seed_offset < 0 or seeds[-1] >= TEST_OFFSET:
-        warn(f"tune: seeds must lie in the tuning range 0–{TEST_OFFSET - 1}; "
-             f"{seeds[0] if seeds else '?'}–{seeds[-1] if seeds else '?'} does not")
-        return 2
-    partner = args.partner or (model.DEFAULT_AGENT if args.role == "captain" else model.DEFAULT_CAPTAIN)
     try:
-        grid = parse_grid(args.grid)
-        if args.role != "recipe":
-            registry, other = ((model.CAPTAINS, model.AGENTS) if args.role == "captain"
-                               else (model.AGENTS, model.CAPTAINS))
-            for name, known in ((args.strategy, registry), (partner, other)):
-                if name not in known:
-                    raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(known)}")
-        recipe = RecipeWeights(args.strategy, args.sources, args.sbert_model) \
-            if args.role == "recipe" else None
-        if recipe is not None and (unknown := [k for k in grid if k not in datasets.INITIALIZERS]):
-            raise ValueError(f"not initializers: {', '.join(unknown)}")
-        words = load_words(args.words)
-        weights, _, _ = load_all(args.initializers or ["sbert"], args.sources, args.sbert_model,
-                                       required=True, words=words)
+        seeds = tuning_seeds(args)
+        partner = partner_of(args)
+        grid, recipe, words, weights = prepare(args, partner)
     except (ValueError, OSError, BenchError) as error:
         warn(f"tune: {error}")
         return 2
     cross = len(weights) > 1 or recipe is not None
     if not cross:
         warn("tune: one initializer only, so this tunes self-play, which flatters the AI")
-    started, results = time.perf_counter(), []
+    started = time.perf_counter()
+    try:
+        results = run_grid(args, grid, partner, weights, recipe, seeds, words, cross)
+    except (ValueError, OSError) as error:
+        warn(f"tune: {error}")
+        return 2
+    best, check = rank(args, results, partner, recipe, seeds, cross)
+    report = {"command": "python -m benchmarks.tune " + shlex.join(argv), "role": args.role,
+              "strategy": args.strategy, "partner": partner, "initializers": list(weights),
+              "play": "cross" if cross else "self", "seeds": [seeds[0], seeds[-1]],
+              "runtime_s": time.perf_counter() - started, "best": best, "check": check,
+              "results": results}
+    atomic_write_bytes(args.out, json.dumps(to_json(report), indent=1).encode("utf-8"))
+    return 0
+
+
+def tuning_seeds(args: argparse.Namespace) -> list[int]:
+    """The boards to tune on; ValueError when they reach into the held-out test range."""
+    seeds = list(range(args.seed_offset, args.seed_offset + args.seeds))
+    if args.seeds < 1 or args.seed_offset < 0 or seeds[-1] >= TEST_OFFSET:
+        raise ValueError(f"seeds must lie in the tuning range 0–{TEST_OFFSET - 1}; "
+                         f"{seeds[0] if seeds else '?'}–{seeds[-1] if seeds else '?'} does not")
+    return seeds
+
+
+def partner_of(args: argparse.Namespace) -> str:
+    """The other role's strategy: --partner, or the model's default."""
+    import model
+
+    return args.partner or (model.DEFAULT_AGENT if args.role == "captain" else model.DEFAULT_CAPTAIN)
+
+
+def check_strategies(args: argparse.Namespace, partner: str) -> None:
+    """ValueError when the tuned strategy or its partner is not registered."""
+    import model
+
+    if args.role == "recipe":
+        return
+    registry, other = ((model.CAPTAINS, model.AGENTS) if args.role == "captain"
+                       else (model.AGENTS, model.CAPTAINS))
+    for name, known in ((args.strategy, registry), (partner, other)):
+        if name not in known:
+            raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(known)}")
+
+
+def prepare(args: argparse.Namespace, partner: str) -> tuple[dict, RecipeWeights | None, list[str], dict]:
+    """The grid, the recipe being tuned (None for a strategy), the card words and the matrices."""
+    import datasets
+
+    grid = parse_grid(args.grid)
+    check_strategies(args, partner)
+    recipe = RecipeWeights(args.strategy, args.sources, args.sbert_model) \
+        if args.role == "recipe" else None
+    if recipe is not None and (unknown := [k for k in grid if k not in datasets.INITIALIZERS]):
+        raise ValueError(f"not initializers: {', '.join(unknown)}")
+    words = load_words(args.words)
+    weights, _, _ = load_all(args.initializers or ["sbert"], args.sources, args.sbert_model,
+                             required=True, words=words)
+    return grid, recipe, words, weights
+
+
+def run_grid(args: argparse.Namespace, grid: dict, partner: str, weights: dict,
+             recipe: RecipeWeights | None, seeds: list[int], words: list[str], cross: bool) -> list[dict]:
+    """Every grid point's summary, best first (lowest mean score, then highest win rate)."""
+    results = []
     with executor(args.jobs, scheduler_address(args.scheduler)) as games:
         for params in progress(points(grid), desc="tune: grid", unit="point"):
             try:
                 setups = plan(args, params, partner, weights, recipe, seeds, words)
                 summary = evaluate(setups, cross_only=cross, games=games)
             except TypeError as error:   # a parameter the strategy does not take
-                warn(f"tune: {args.strategy} does not accept {dict(params)}: {error}")
-                return 2
-            except (ValueError, OSError) as error:
-                warn(f"tune: {error}")
-                return 2
+                raise ValueError(f"{args.strategy} does not accept {dict(params)}: {error}") from None
             results.append({"params": dict(params), **summary})
     results.sort(key=lambda r: (r["mean_score"].value, -r["win_rate"].value))
+    return results
+
+
+def rank(args: argparse.Namespace, results: list[dict], partner: str, recipe: RecipeWeights | None,
+         seeds: list[int], cross: bool) -> tuple[dict, str]:
+    """Print the ranking and the best point with the command that measures it on the test range;
+    returns both."""
     what = (f"recipe {args.strategy} with the default captain and agent" if recipe is not None
             else f"{args.role} {args.strategy} with {partner}")
     print(f"{'cross-play' if cross else 'self-play'} on tuning seeds {seeds[0]}–{seeds[-1]}, "
@@ -200,13 +248,7 @@ def main(argv: list[str]) -> int:
         role_flag = "--captains" if args.role == "captain" else "--agents"
         check = f"python main.py bench {role_flag} {shlex.quote(spec)} --seed-offset {TEST_OFFSET}"
     print(f"best: {spec}\nmeasure it on the held-out test range: {check}")
-    report = {"command": "python -m benchmarks.tune " + shlex.join(argv), "role": args.role,
-              "strategy": args.strategy, "partner": partner, "initializers": list(weights),
-              "play": "cross" if cross else "self", "seeds": [seeds[0], seeds[-1]],
-              "runtime_s": time.perf_counter() - started, "best": best, "check": check,
-              "results": results}
-    atomic_write_bytes(args.out, json.dumps(to_json(report), indent=1).encode("utf-8"))
-    return 0
+    return best, check
 
 
 def plan(args: argparse.Namespace, params: tuple, partner: str, weights: dict,

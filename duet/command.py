@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+import numpy as np
+
 from board import game_rngs
 from cli import Command, add_ai_arguments, load_ai, parse_seed
 from common import BOARD_WORDS_PATH, board_words, load_words, warn
@@ -15,6 +17,7 @@ from duet.partners import AIPartner, HumanPartner
 from duet.rules import RULES, TIMER_TOKENS, DuetBoard, Side
 from duet.view import LEGEND, YOU, DuetTerminal, DuetView
 from engine import RuleError
+from model import AI
 from prompts import QuitGame
 from renderer import Renderer
 
@@ -61,6 +64,14 @@ def run(args: argparse.Namespace, stream: TextIO | None = None) -> int:
         warn(f"duet: cannot load the AI: {error}")
         return 2
     renderer = Renderer(stream, explain=args.explain)
+    game = set_up(args, board, ai, renderer, play_rng)
+    return play(game, renderer)
+
+
+def set_up(args: argparse.Namespace, board: DuetBoard, ai: AI, renderer: Renderer,
+           rng: np.random.Generator) -> DuetGame:
+    """The partners at the table (a person as A with --players human:ai) and the game they play,
+    told by a view; the legend for a person, else the whole key, is shown first."""
     human = args.players == "human:ai"
     labels = {Side.A: YOU, Side.B: "the AI"} if human else {Side.A: "AI A", Side.B: "AI B"}
     view = DuetView(renderer, labels)
@@ -70,8 +81,13 @@ def run(args: argparse.Namespace, stream: TextIO | None = None) -> int:
         renderer.write(LEGEND)
     else:
         renderer.write(view.board(board, None))
-    game = DuetGame(board, players, rng=play_rng, tokens=args.tokens, seed=args.seed)
-    game.listeners.append(lambda event: view.on_event(event, game))
+    game = DuetGame(board, players, rng=rng, tokens=args.tokens, seed=args.seed)
+    game.listeners.append(view.on_event)
+    return game
+
+
+def play(game: DuetGame, renderer: Renderer) -> int:
+    """Play the game to its end, or until the person leaves; the exit code."""
     try:
         game.play()
     except (QuitGame, EOFError):

@@ -3,7 +3,7 @@ shared ones cannot say (the timer, a touched card's role, a win or loss for both
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from model import Hint
 @dataclass(frozen=True)
 class DuetTurnStarted(TurnStarted):
     tokens: int          # timer tokens left, this turn's included
+    number: int = 1      # the turn's number in the game, from 1
 
 
 @dataclass(frozen=True)
@@ -27,8 +28,13 @@ class Touched(Event):
 
 @dataclass(frozen=True)
 class DuetOver(Event):
+    """The game is won or lost, with `tokens` timer tokens left; `board` is the whole key, for
+    its last view."""
+
     won: bool
     reason: str
+    tokens: int = 0
+    board: DuetBoard | None = field(default=None, compare=False)
 
 
 class DuetGame(TurnGame):
@@ -67,7 +73,7 @@ class DuetGame(TurnGame):
         cluer = self.cluer
         turn = Turn(cluer)
         self.history.append(turn)
-        self.emit(DuetTurnStarted(cluer, self.tokens))
+        self.emit(DuetTurnStarted(cluer, self.tokens, len(self.history)))
         self.hint_and_guesses(turn, cluer.other)
         if not self.over:
             self.tokens -= 1
@@ -77,9 +83,9 @@ class DuetGame(TurnGame):
                 self.end(False, f"time ran out with {self.board.agents_found()} of "
                                 f"{TOTAL_AGENTS} agents found")
             self.cluer = cluer.other
-        self.emit(TurnEnded(cluer, turn.hint, turn.choice))
+        self.emit(TurnEnded(cluer, turn.hint, turn.choice, self.over, self.board.captain_board(cluer)))
         if self.over:
-            self.emit(DuetOver(bool(self.won), self.reason))
+            self.emit(DuetOver(bool(self.won), self.reason, self.tokens, self.board))
 
     def captain(self) -> HintGiver:
         return self.players[self.cluer]
@@ -89,6 +95,9 @@ class DuetGame(TurnGame):
 
     def table(self) -> Board:
         return self.board.table_board()
+
+    def key_board(self) -> Board:
+        return self.board.captain_board(self.cluer)
 
     def may_guess(self, hint: Hint, guessed: int) -> bool:
         """The guesser goes on while the clue giver still has agents hidden."""

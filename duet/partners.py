@@ -20,9 +20,8 @@ class AIPartner:
         self.captain = ai.captain()
         self.agent = ai.agent()
         self.given: list[str] = []
-        self.last_choice: HintChoice | None = None
 
-    def give_hint(self, game: DuetGame) -> Hint:
+    def give_hint(self, game: DuetGame) -> HintChoice:
         board, table = game.board.captain_board(game.cluer), game.board.table_board()
         avoid = list(self.given)
         # The captain checks legality against the cards open to this side's clues; a word
@@ -31,8 +30,7 @@ class AIPartner:
             choice = self.captain.give_hint(board, RED, avoid)
             if hint_problem(choice.hint.word, table) is None:
                 self.given.append(choice.hint.word)
-                self.last_choice = choice
-                return choice.hint
+                return choice
             avoid.append(choice.hint.word)
         raise NoLegalHint("no legal clue after many tries")
 
@@ -53,10 +51,11 @@ class HumanPartner:
     def __init__(self, terminal: Terminal, view: DuetView, side: Side):
         self.terminal, self.view, self.side = terminal, view, side
 
-    def give_hint(self, game: DuetGame) -> Hint:
+    def give_hint(self, game: DuetGame) -> HintChoice:
         self.show(game)
-        return ask_hint(self.terminal, "your clue> ", game.board.table_board(), HELP_CLUE,
+        clue = ask_hint(self.terminal, "your clue> ", game.board.table_board(), HELP_CLUE,
                         lambda: self.show(game), noun="clue")
+        return HintChoice.bare(clue)
 
     def guess(self, game: DuetGame, hint: Hint, guessed: int) -> str | None:
         if guessed == 0:
@@ -67,4 +66,4 @@ class HumanPartner:
                         closed="is already found, or known to be a bystander for your partner")
 
     def show(self, game: DuetGame) -> None:
-        self.terminal.tell(self.view.show(game, self.side))
+        self.terminal.tell(self.view.show(game.board, game.tokens, self.side))

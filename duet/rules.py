@@ -35,7 +35,6 @@ import numpy as np
 from board import ASSASSIN, NEUTRAL, RED, SIZE, Board, Card
 
 TIMER_TOKENS = 9
-AGENTS_PER_SIDE, ASSASSINS_PER_SIDE = 9, 3
 
 
 class Role(enum.Enum):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from colorama import Back, Fore, Style
 
 from board import COLUMNS
-from duet.game import DuetGame, DuetOver, DuetTurnStarted, Touched
+from duet.game import DuetOver, DuetTurnStarted, Touched
 from duet.rules import AGENT, BYSTANDER, DUET_ASSASSIN, RULES, TIMER_TOKENS, TOTAL_AGENTS, DuetBoard, Side
 from engine import Event, HintGiven, Passed
 from renderer import ConsoleTerminal, Renderer, explanation
@@ -71,31 +71,32 @@ class DuetView:
             cells.append(f"{ROLE_STYLE[role]}{cell}{Style.RESET_ALL}" if self.renderer.color else cell)
         return "\n".join(" ".join(cells[i:i + COLUMNS]) for i in range(0, len(cells), COLUMNS))
 
-    def show(self, game: DuetGame, side: Side | None) -> str:
-        """The grid and the status line."""
-        return f"{self.board(game.board, side)}\n{self.status(game)}"
+    def show(self, board: DuetBoard, tokens: int, side: Side | None) -> str:
+        """The grid and the status line, with `tokens` timer tokens left."""
+        return f"{self.board(board, side)}\n{self.status(board, tokens)}"
 
-    def status(self, game: DuetGame) -> str:
-        left = ", ".join(f"{self.labels[s]} {game.board.agents_left(s)}" for s in Side)
-        return (f"Timer: {game.tokens} of {TIMER_TOKENS} tokens left   agents found: "
-                f"{game.board.agents_found()}/{TOTAL_AGENTS}   agents left on each key: {left}")
+    def status(self, board: DuetBoard, tokens: int) -> str:
+        left = ", ".join(f"{self.labels[s]} {board.agents_left(s)}" for s in Side)
+        return (f"Timer: {tokens} of {TIMER_TOKENS} tokens left   agents found: "
+                f"{board.agents_found()}/{TOTAL_AGENTS}   agents left on each key: {left}")
 
-    def on_event(self, event: Event, game: DuetGame) -> None:
+    def on_event(self, event: Event) -> None:
+        """Tell one game event as it happens, from what the event carries."""
         write = self.renderer.write
         match event:
-            case DuetTurnStarted(side=cluer, tokens=tokens):
-                write(f"\n--- turn {len(game.history)}: {self.does(cluer, 'give')} the clue "
+            case DuetTurnStarted(side=cluer, tokens=tokens, number=number):
+                write(f"\n--- turn {number}: {self.does(cluer, 'give')} the clue "
                       f"({tokens} timer tokens left) ---")
-            case HintGiven(side=cluer, hint=hint, choice=choice):
+            case HintGiven(side=cluer, hint=hint, choice=choice, board=board):
                 write(f"{self.labels[cluer]}: {hint}")
                 if self.renderer.explain and choice is not None:
-                    write(explanation(choice, game.board.captain_board(cluer)))
+                    write(explanation(choice, board))
             case Touched(side=guesser, word=word, role=role):
                 write(_capitalised(f"{self.does(guesser, 'touch')} {word.upper()} - {TOUCH_TEXT[role]}"))
             case Passed(side=guesser):
                 write(_capitalised(f"{self.does(guesser, 'stop')}."))
-            case DuetOver(won=won, reason=reason):
-                write(f"\n{self.show(game, None)}\n")
+            case DuetOver(won=won, reason=reason, tokens=tokens, board=board):
+                write(f"\n{self.show(board, tokens, None)}\n")
                 write(f"*** {self.players()} {'win' if won else 'lose'}: {reason}. ***")
 
 

@@ -41,7 +41,7 @@ def person_side(ai, seat: str, guesser) -> tuple:
 
 
 def opponent(ai, level) -> tuple | None:
-    """A level's `ai:ai` team as the game makes it (main.make_team), or None for the auto team."""
+    """A level's `ai:ai` team as the game makes it (players.make_team), or None for the auto team."""
     if level is None:
         return None
     return ai.captain(twin=True, level=level), ai.agent(level=level)

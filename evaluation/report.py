@@ -33,9 +33,20 @@ def seed_ranges(seeds: Sequence[int]) -> str:
 
 
 def markdown(report: dict) -> str:
-    """The human-readable report."""
+    """The human-readable report: its sections in order, each written from its part of `report`."""
     m = report
-    metric_kinds = {name: kind for name, _, _, kind, _ in METRICS}
+    lines = [*run_section(m), *human_models.markdown(m.get("human_models")),
+             *foreign_tier.markdown(m.get("foreign")),
+             *headline_section(m["single_team"]["headline"], "+".join(m["default_pair"])),
+             *matrices_section(m["single_team"]["matrices"]), *styles_section(m["single_team"]["styles"]),
+             *pairing_section(m["plot"]), *pairs_section(m["single_team"]["pairs"]),
+             *two_team_section(m["two_team"]), *speed_section(m["speed"]), *duet_section(m.get("duet")),
+             *(["", *human_markdown(m["human"], fmt)] if "human" in m else []), *READING]
+    return "\n".join(lines)
+
+
+def run_section(m: dict) -> list[str]:
+    """The title, and how the run was made: command, machine, boards, matrices, models."""
     lines = [
         "# Benchmark: play strength and speed", "",
         f"Command: `{m['command']}`", "",
@@ -55,17 +66,23 @@ def markdown(report: dict) -> str:
               f"Agents: {', '.join(m['agents'])}.", "",
               f"Partner matrices of captains that check hints against several (`--partners "
               f"{m['partners']}`): {PARTNER_TEXT[m['partners']]}", ""]
-    lines += human_models.markdown(m.get("human_models"))
-    lines += foreign_tier.markdown(m.get("foreign"))
-    h = m["single_team"]["headline"]
-    lines += ["## Same-family cross-play, single team", "",
-              "One team alone (9 own, 8 opponent, 7 neutral, 1 assassin), N+1 guessing; score = "
-              f"hints to find all own cards, {LOSS_SCORE} on a loss. **Cross-play** pairs a captain "
-              "and an agent that read different matrices; self-play (same matrix) is shown beside "
-              "it and flatters every bot. 95% bootstrap intervals over boards in brackets.", ""]
+    return lines
+
+
+SHARED_SOURCE = ("Combined matrices are made of base ones, and every matrix but SBERT's backs off to "
+                 "SBERT (counts and norms through fastText), so some cross-play pairs share a source "
+                 "(e.g. combined and association)")
+
+
+def headline_section(h: dict, pair: str) -> list[str]:
+    """Same-family cross-play in one team's games: each group of pairs, and the targets."""
+    lines = ["## Same-family cross-play, single team", "",
+             "One team alone (9 own, 8 opponent, 7 neutral, 1 assassin), N+1 guessing; score = "
+             f"hints to find all own cards, {LOSS_SCORE} on a loss. **Cross-play** pairs a captain "
+             "and an agent that read different matrices; self-play (same matrix) is shown beside "
+             "it and flatters every bot. 95% bootstrap intervals over boards in brackets.", ""]
     header = ["pairs", "n pairs", "games", "win rate", "assassin losses", "mean score",
               "hints on wins", "illegal hints"]
-    pair = "+".join(m["default_pair"])
     names = {"cross_all": "**cross-play, all pairs**",
              "cross_disjoint": "cross-play, matrices sharing no source",
              "cross_default": f"**cross-play, default pair ({pair})**",
@@ -80,35 +97,46 @@ def markdown(report: dict) -> str:
     if h["cross_all"] is None:
         lines += ["", "No cross-play pairs in this run (one initializer only): the numbers above are "
                   "self-play and flatter the AI."]
-    shared = ("Combined matrices are made of base ones, and every matrix but SBERT's backs off to "
-              "SBERT (counts and norms through fastText), so some cross-play pairs share a source "
-              "(e.g. combined and association)")
-    lines += ["", f"{shared}; the rows 'sharing no source' leave those out." if h["cross_disjoint"]
-              else f"{shared}: here every cross-play pair shares one, so there is no row of pairs "
+    lines += ["", f"{SHARED_SOURCE}; the rows 'sharing no source' leave those out." if h["cross_disjoint"]
+              else f"{SHARED_SOURCE}: here every cross-play pair shares one, so there is no row of pairs "
                    "sharing no source."]
-    lines += ["", *targets(h), ""]
-    mats = m["single_team"]["matrices"]
-    lines += ["## Matrices side by side (single team)", "",
-              f"Each initializer's matrix in cross-play, as the captain's and as the agent's "
-              f"({mats['strategies']}), and in self-play.", ""]
+    return [*lines, "", *targets(h), ""]
+
+
+def matrices_section(mats: dict) -> list[str]:
+    """Each initializer's matrix as the captain's, as the agent's and in self-play."""
+    lines = ["## Matrices side by side (single team)", "",
+             f"Each initializer's matrix in cross-play, as the captain's and as the agent's "
+             f"({mats['strategies']}), and in self-play.", ""]
     rows = [[r["initializer"]] + [cell(r[g], metric) for g in ("captain_cross", "agent_cross", "self")
                                   for metric in ("win_rate", "mean_score")] for r in mats["rows"]]
-    lines += table(["matrix", "as captain: win", "score", "as agent: win", "score", "self: win",
-                    "score"], rows)
-    lines += ["", "## Strategies side by side (single team)", "",
-              "Each captain style with each agent style, pooled over initializers.", ""]
+    return lines + table(["matrix", "as captain: win", "score", "as agent: win", "score", "self: win",
+                          "score"], rows)
+
+
+def styles_section(styles: list[dict]) -> list[str]:
+    """Each captain style with each agent style, pooled over initializers."""
+    lines = ["", "## Strategies side by side (single team)", "",
+             "Each captain style with each agent style, pooled over initializers.", ""]
     rows = []
-    for s in m["single_team"]["styles"]:
+    for s in styles:
         cross, same = s["cross"], s["self"]
         rows.append([s["captain"], s["agent"], cell(cross, "win_rate"), cell(cross, "assassin_rate"),
                      cell(cross, "mean_score"), cell(cross, "precision"), cell(same, "win_rate"),
                      cell(same, "mean_score")])
-    lines += table(["captain", "agent", "cross win", "cross assassin", "cross score",
-                    "cross precision", "self win", "self score"], rows)
-    lines += ["", "## Pairing matrix", "", f"![pairing matrix]({m['plot']})", "",
-              "Rows are captains, columns agents; the boxed cells are self-play.", "",
-              "## Every pair (single team)", ""]
-    pairs = m["single_team"]["pairs"]
+    return lines + table(["captain", "agent", "cross win", "cross assassin", "cross score",
+                          "cross precision", "self win", "self score"], rows)
+
+
+def pairing_section(plot: str) -> list[str]:
+    return ["", "## Pairing matrix", "", f"![pairing matrix]({plot})", "",
+            "Rows are captains, columns agents; the boxed cells are self-play.", ""]
+
+
+def pairs_section(pairs: list[dict]) -> list[str]:
+    """Every pair's metrics; past FULL_TABLE_PAIRS pairs, values without their intervals."""
+    lines = ["## Every pair (single team)", ""]
+    metric_kinds = {name: kind for name, _, _, kind, _ in METRICS}
     if len(pairs) <= FULL_TABLE_PAIRS:
         header = ["captain", "agent", "play"] + [label for *_, label in METRICS] + ["illegal", "failures"]
         rows = [[p["captain"], p["agent"], "cross" if p["cross"] else "self"]
@@ -122,60 +150,67 @@ def markdown(report: dict) -> str:
         rows = [[p["captain"], p["agent"], "cross" if p["cross"] else "self"]
                 + [value(p[name], metric_kinds[name]) for name in shown]
                 + [p["illegal"], p["failures"]] for p in pairs]
-    lines += table(header, rows)
-    lines += ["", "## Two-team mode", ""]
-    if m["two_team"]:
-        ref = m["two_team"]["reference"]
-        lines += [f"Each team (captain and agent on one matrix) plays the reference team "
-                  f"{ref[0]} + {ref[1]} on every board twice, once on each side. "
-                  "A team that breaks a rule loses that game (errors column).", ""]
-        rows = [[t["team"], t["games"], fmt(t["win_rate"], "rate"), fmt(t["win_rate_first"], "rate"),
-                 fmt(t["win_rate_second"], "rate"), fmt(t["assassin_rate"], "rate"), t["errors"]]
-                for t in m["two_team"]["teams"]]
-        lines += table(["team", "games", "win rate", "moving first", "moving second",
-                        "assassin", "errors"], rows)
-    else:
-        lines += ["Not run."]
-    lines += ["", "## Speed", "",
-              "Wall-clock latency of each call in the single-team games (median and 95th "
-              "percentile, ms), on this shared machine.", ""]
-    rows = [[k, "hint", ms(v["median_ms"]), ms(v["p95_ms"]), v["calls"]]
-            for k, v in m["speed"]["hint"].items()]
-    rows += [[k, "guess", ms(v["median_ms"]), ms(v["p95_ms"]), v["calls"]]
-             for k, v in m["speed"]["guess"].items()]
-    lines += table(["model", "call", "median ms", "p95 ms", "calls"], rows)
-    if "duet" in m:
-        lines += ["", "## Duet", ""]
-        duet = m["duet"]
-        if "error" in duet:
-            lines += [duet["error"]]
-        else:
-            lines += [f"The Duet benchmark (`duet.benchmark`) for {duet.get('pair')}, "
-                      "on the same seeds; intervals over its games.", ""]
-            rows = [[k, json.dumps(v)] for k, v in duet.items()
-                    if k not in ("pair", "per_seed", "intervals")]
-            rows += [[f"{k} (mean, 95% CI)", fmt(e, "mean")]
-                     for k, e in duet.get("intervals", {}).items()]
-            lines += table(["measure", "value"], rows)
-    if "human" in m:
-        lines += ["", *human_markdown(m["human"], fmt)]
-    lines += ["", "## How to read this", "",
-              "- Win rate, assassin losses, mean score: per game. Hints on wins: mean number of hints "
-              "in the games won. Own cards per hint: own cards found / hints given. Guess precision: "
-              "the share of guesses that were own cards. Count asked / achieved: the mean hint count "
-              "and the mean number of own cards found on that hint, up to its count (N+1 guessing "
-              "may find one more: that shows in cards per hint). Hints fulfilled: the share of "
-              "hints whose count was reached.",
-              f"- Intervals: percentile bootstrap, {RESAMPLES} resamples, rng seed {CI_SEED}; "
-              "aggregates resample boards (all pairs of a board together). At 0% or 100% the "
-              "interval collapses to a point: with 0 events in n games the true rate is still "
-              "plausibly up to about 3/n.",
-              "- Illegal hints are checked with `model.hint_problem` and must be 0. Failures are "
-              "games where a model could not go on (no legal hint, or an invalid guess); they "
-              "count as losses.",
-              "- Each seed's board and the agents' sampling rng are those of "
-              "`python main.py --seed SEED`; every pair plays the same boards.", ""]
-    return "\n".join(lines)
+    return lines + table(header, rows)
+
+
+def two_team_section(two_team: dict | None) -> list[str]:
+    """Each team against the reference team, on both sides of every board."""
+    lines = ["", "## Two-team mode", ""]
+    if not two_team:
+        return [*lines, "Not run."]
+    ref = two_team["reference"]
+    lines += [f"Each team (captain and agent on one matrix) plays the reference team "
+              f"{ref[0]} + {ref[1]} on every board twice, once on each side. "
+              "A team that breaks a rule loses that game (errors column).", ""]
+    rows = [[t["team"], t["games"], fmt(t["win_rate"], "rate"), fmt(t["win_rate_first"], "rate"),
+             fmt(t["win_rate_second"], "rate"), fmt(t["assassin_rate"], "rate"), t["errors"]]
+            for t in two_team["teams"]]
+    return lines + table(["team", "games", "win rate", "moving first", "moving second",
+                          "assassin", "errors"], rows)
+
+
+def speed_section(speed: dict) -> list[str]:
+    """Each model's latency per call in the single-team games."""
+    lines = ["", "## Speed", "",
+             "Wall-clock latency of each call in the single-team games (median and 95th "
+             "percentile, ms), on this shared machine.", ""]
+    rows = [[k, call, ms(v["median_ms"]), ms(v["p95_ms"]), v["calls"]]
+            for call in ("hint", "guess") for k, v in speed[call].items()]
+    return lines + table(["model", "call", "median ms", "p95 ms", "calls"], rows)
+
+
+def duet_section(duet: dict | None) -> list[str]:
+    """The Duet benchmark's measures, when it ran."""
+    if duet is None:
+        return []
+    lines = ["", "## Duet", ""]
+    if "error" in duet:
+        return [*lines, duet["error"]]
+    lines += [f"The Duet benchmark (`duet.benchmark`) for {duet.get('pair')}, "
+              "on the same seeds; intervals over its games.", ""]
+    rows = [[k, json.dumps(v)] for k, v in duet.items()
+            if k not in ("pair", "per_seed", "intervals")]
+    rows += [[f"{k} (mean, 95% CI)", fmt(e, "mean")]
+             for k, e in duet.get("intervals", {}).items()]
+    return lines + table(["measure", "value"], rows)
+
+
+READING = ["", "## How to read this", "",
+           "- Win rate, assassin losses, mean score: per game. Hints on wins: mean number of hints "
+           "in the games won. Own cards per hint: own cards found / hints given. Guess precision: "
+           "the share of guesses that were own cards. Count asked / achieved: the mean hint count "
+           "and the mean number of own cards found on that hint, up to its count (N+1 guessing "
+           "may find one more: that shows in cards per hint). Hints fulfilled: the share of "
+           "hints whose count was reached.",
+           f"- Intervals: percentile bootstrap, {RESAMPLES} resamples, rng seed {CI_SEED}; "
+           "aggregates resample boards (all pairs of a board together). At 0% or 100% the "
+           "interval collapses to a point: with 0 events in n games the true rate is still "
+           "plausibly up to about 3/n.",
+           "- Illegal hints are checked with `model.hint_problem` and must be 0. Failures are "
+           "games where a model could not go on (no legal hint, or an invalid guess); they "
+           "count as losses.",
+           "- Each seed's board and the agents' sampling rng are those of "
+           "`python main.py --seed SEED`; every pair plays the same boards.", ""]
 
 
 TARGETS = (("cross_default", "win_rate", ">=", 0.90, "cross-play win rate ≥ 90%"),

@@ -61,12 +61,6 @@ def scores(vectors: Vectors, hint: str, words: Sequence[str]) -> np.ndarray:
     return np.where(known, rows @ target, np.float32(UNKNOWN_CARD)).astype(np.float32)
 
 
-def ranking(vectors: Vectors, hint: str, words: Sequence[str]) -> list[str]:
-    """The words, best first (ties in board order)."""
-    order = np.argsort(-scores(vectors, hint, words), kind="stable")
-    return [words[i] for i in order]
-
-
 class ForeignAgent:
     """Greedy by foreign cosine, `count` guesses (count+1 when bold), one for 0 or unlimited."""
 

@@ -1,7 +1,7 @@
 """Word vectors that the game's AI never reads, each from its own PyPI package.
 
 A `Vectors` maps words to unit vectors and says which words it knows. Each
-source declares what it reads (`Provenance`): its package, its files and its
+source declares what it reads (`Provenance`): its files and its
 model's name, for the isolation check of foreign/isolation.py.
 
 - GloVe 6B 50d (Wikipedia 2014 + Gigaword 5, Stanford), packaged by
@@ -33,9 +33,8 @@ from common import CACHE_DIR, warn
 
 @dataclass(frozen=True)
 class Provenance:
-    """What a foreign source reads: the packages that ship it, its model's name, its files."""
+    """What a foreign source reads: its model's name, its files."""
 
-    packages: tuple[str, ...]
     model: str
     files: tuple[Path, ...] = ()
 
@@ -75,7 +74,7 @@ def glove_root() -> Path | None:
 def glove_provenance() -> Provenance:
     root = glove_root()
     files = (root / GLOVE_VECTORS, root / GLOVE_INDEX) if root else ()
-    return Provenance((GLOVE_PACKAGE,), "glove.6B.50d", files)
+    return Provenance("glove.6B.50d", files)
 
 
 class GloveVectors(Vectors):
@@ -137,7 +136,7 @@ def mpnet_dir(cache_dir: Path | None = None) -> Path:
 
 
 def mpnet_provenance(cache_dir: Path | None = None) -> Provenance:
-    return Provenance(MPNET_PARTS, MPNET_MODEL, (*(mpnet_parts() or ()), mpnet_dir(cache_dir)))
+    return Provenance(MPNET_MODEL, (*(mpnet_parts() or ()), mpnet_dir(cache_dir)))
 
 
 def extract_mpnet(cache_dir: Path | None = None) -> Path:

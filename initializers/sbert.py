@@ -72,7 +72,7 @@ def load_sbert(model: str = DEFAULT_SBERT_MODEL):
     _quiet_libraries()
 
     # One thread: torch's worker threads spin while they wait, and on a shared 2-core machine
-    # that made encoding an order of magnitude slower (reports/decisions/0019-fasttext-on-one-thread.md).
+    # that made encoding an order of magnitude slower (docs/decisions/0019-fasttext-on-one-thread.md).
     # A model this small gains little from a second thread even when idle.
     torch.set_num_threads(1)
 
@@ -125,6 +125,9 @@ class Embeddings:
 
     def row(self, hint: str, words: Sequence[str]) -> np.ndarray:
         return similarity(self.encode([hint]), self.encode(words))[0] / self.scale
+
+    def prepare(self) -> None:
+        self.columns(["warm"])
 
 
 # SBERT reads a word better in a phrase than bare: the mean of these two phrasings ranks people's

@@ -67,6 +67,10 @@ class Table:
                 out[:, j] = computed[:, k]
         return out
 
+    def prepare(self) -> None:
+        """Load now what a new board word needs (a table's lexicon or vectors: seconds)."""
+        self.columns(["warm"])
+
     def scaled(self, words: list[str]) -> np.ndarray:
         """raw / scale, non-negative, a word zeroed against itself (not clipped at 1).
 

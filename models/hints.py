@@ -90,9 +90,8 @@ def hint_problem(word: str, board: Board) -> str | None:
     return None
 
 
-# The rarest hint the AI gives, in wordfreq's Zipf scale (log10 of a word's uses per billion).
-# People's clues in the Duet record have a median of 4.76, 81% at 4 or more; the AI's hints had
-# 3.6 (LIPID, AFFIDAVIT): docs/decisions/0035-a-captain-for-people.md.
+# The rarest hint the AI gives, in wordfreq's Zipf scale (log10 of a word's uses per billion):
+# near the frequency of people's clues (docs/decisions/0035-a-captain-for-people.md).
 MIN_HINT_ZIPF = 4.0
 
 

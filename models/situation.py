@@ -15,7 +15,8 @@ from models.weights import Weights
 
 @dataclass(frozen=True)
 class HintChoice:
-    """A captain's hint with the reasons behind it, for `--explain` and the bot protocol."""
+    """A captain's hint with the reasons behind it: what every captain gives the game, the AI's
+    read by `--explain`, the game log and the bot protocol."""
 
     hint: Hint
     targets: tuple[str, ...]
@@ -24,6 +25,16 @@ class HintChoice:
     runners_up: tuple[tuple[str, int, float], ...] = ()
     score: float = 0.0
     readers: tuple[tuple[str, bool], ...] = ()   # each reader family: does it rank the targets first?
+
+    @classmethod
+    def bare(cls, hint: Hint) -> HintChoice:
+        """A hint given without its reasons (a person's): no targets, nothing to explain."""
+        return cls(hint, (), (), None)
+
+    @property
+    def reasoned(self) -> bool:
+        """Whether the captain said what it meant (the AI does; a person's hint comes bare)."""
+        return bool(self.targets)
 
 
 class NoLegalHint(Exception):

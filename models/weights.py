@@ -25,6 +25,10 @@ class Extender(Protocol):
     def row(self, hint: str, words: Sequence[str]) -> np.ndarray:
         """Weights of one arbitrary hint for each word: shape (len(words),)."""
 
+    def prepare(self) -> None:
+        """Load now what new board words and new hints need (models, caches), so that the first
+        of them does not wait."""
+
 
 @dataclass
 class Weights:

@@ -106,3 +106,26 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     with temporary_beside(path) as temporary:
         temporary.write_bytes(data)
         os.replace(temporary, path)
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line of text to a file (made with its folders when missing); OSError when it
+    cannot be written.
+
+    The line always starts on a line of its own, even after a half line that a killed writer
+    left; a write cut short (a full disk) is undone, so as not to leave one.
+    """
+    data = (line + "\n").encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "ab+", buffering=0) as f:
+        start = f.seek(0, os.SEEK_END)
+        if start and (f.seek(start - 1), f.read(1))[1] != b"\n":
+            data = b"\n" + data
+        try:
+            written = 0
+            while written < len(data):
+                written += f.write(data[written:])
+        except OSError:
+            with contextlib.suppress(OSError):
+                f.truncate(start)
+            raise

@@ -14,7 +14,7 @@ from pathlib import Path
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color, deal
 from common import board_words
 from engine import Game
-from model import Hint, hint_problem
+from model import Hint, HintChoice, hint_problem
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLY_TIMEOUT = 120  # seconds; the first request may wait for the model to load
@@ -38,8 +38,8 @@ class ScriptedCaptain:
     def __init__(self, *hints: Hint):
         self.hints = list(hints)
 
-    def give_hint(self, game: Game) -> Hint:
-        return self.hints.pop(0)
+    def give_hint(self, game: Game) -> HintChoice:
+        return HintChoice.bare(self.hints.pop(0))
 
 
 class ScriptedAgent:
@@ -75,7 +75,7 @@ class FakeTerminal:
     def help(self, message: str) -> None:
         self.told.append(message)
 
-    def show(self, game: Game, captain: bool) -> None:
+    def show(self, board, team, turns, captain: bool) -> None:
         self.shown.append(captain)
 
 

@@ -33,7 +33,7 @@ from duet import (
     deal_keys,
 )
 from engine import Passed, RuleError
-from model import Hint, hint_problem
+from model import Hint, HintChoice, hint_problem
 from prompts import QuitGame
 from renderer import Renderer
 
@@ -95,7 +95,7 @@ class Scripted:
         self.clues, self.touches = list(clues), [list(t) for t in touches]
 
     def give_hint(self, game):
-        return self.clues.pop(0) if self.clues else Hint("astronomy", 1)
+        return HintChoice.bare(self.clues.pop(0) if self.clues else Hint("astronomy", 1))
 
     def guess(self, game, hint, guessed):
         turn = self.touches[0]
@@ -274,7 +274,7 @@ def test_the_ai_checks_legality_against_words_marked_for_its_side_only(ai):
     for i in range(25):
         if board.keys[A][i] is BYSTANDER:
             board.missed[A][i] = True
-    hint = game.players[A].give_hint(game)
+    hint = game.players[A].give_hint(game).hint
     assert hint_problem(hint.word, board.table_board()) is None
 
 
@@ -319,7 +319,7 @@ def test_a_human_partner_is_refused_illegal_clues_and_closed_cards(ai):
     typed = Typed(["help", f"{WORDS[0]} 2", "sea", "ocean 2"])
     human = HumanPartner(typed, view, A)
     game = DuetGame(board, {A: human, B: AIPartner(ai)}, first=A, seed=0)
-    assert human.give_hint(game) == Hint("ocean", 2)
+    assert human.give_hint(game).hint == Hint("ocean", 2)
     told = "\n".join(typed.told)
     assert "That clue is not allowed" in told and "one word and a count" in told
     assert re.search(r"\((G|A|-)[ x]\) APPLE", told), "the human sees their own key"
@@ -345,10 +345,10 @@ def narrated(labels: dict) -> str:
     view = DuetView(Renderer(out, color=False), labels)
     game, _ = game_of(board, a=Scripted(touches=[[cards(board, BYSTANDER, AGENT)[0], None]]),
                       b=Scripted(touches=[[cards(board, AGENT, BYSTANDER)[0], None]]))
-    game.listeners.append(lambda event: view.on_event(event, game))
+    game.listeners.append(view.on_event)
     game.play_turn()
     game.play_turn()
-    view.on_event(DuetOver(True, "all 15 agents found"), game)
+    view.on_event(DuetOver(True, "all 15 agents found", game.tokens, game.board))
     return out.getvalue()
 
 

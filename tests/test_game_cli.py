@@ -227,20 +227,21 @@ def typed(monkeypatch, *lines: str) -> None:
 
 
 def test_a_line_too_long_at_the_team_prompt_is_refused_not_echoed(monkeypatch, capsys):
-    import main
+    import session
     from board import RED
+    from players import AUTO
 
     typed(monkeypatch, "x" * 5000, "auto")
-    assert main.ask_composition(RED) == "auto"
+    assert session.ask_composition(RED) == AUTO
     out = capsys.readouterr().out
     assert "That line is too long (5,000 characters; at most 200)." in out and "x" * 201 not in out
 
 
 def test_an_unknown_level_is_called_unknown(monkeypatch, capsys):
-    import main
+    import session
 
     typed(monkeypatch, "extreme", "HARD")
-    assert main.ask_level() == "hard"
+    assert session.ask_level() == "hard"
     out = capsys.readouterr().out
     assert "unknown level 'extreme': choose one of easy, normal, hard" in out
 
@@ -249,10 +250,10 @@ def test_an_unknown_level_is_called_unknown(monkeypatch, capsys):
                                                    (["maybe"], False, 2), (["YES"], True, 1)])
 def test_play_again_asks_again_on_an_answer_that_is_not_yes_or_no(monkeypatch, capsys, replies, again,
                                                                   asked):
-    import main
+    import session
 
     typed(monkeypatch, *replies)          # the input closing counts as no
-    assert main.again() is again
+    assert session.again() is again
     out = capsys.readouterr().out
     assert out.count("Play again? [Y/n]> ") == asked
     assert ("Type y to play again, or n to stop." in out) is ("maybe" in replies)
@@ -263,3 +264,52 @@ def test_a_level_without_an_ai_team_says_it_is_not_used():
                                  "--no-log"], b""))
     assert err.strip() == "--level hard is not used: it sets how ai:ai teams play, and no team is ai:ai"
     assert WINNER.search(out)
+
+
+# --- a team is a Composition, read once -------------------------------------------------------
+
+
+@pytest.mark.parametrize("typed, read", [("human:human", "human:human"), ("h:a", "human:ai"),
+                                         (" AI : Human ", "ai:human"), ("ai", "ai:ai"), ("H", "human:human"),
+                                         ("auto", "auto"), ("SOLO", "auto")])
+def test_a_team_is_read_once_and_written_as_it_reads(typed, read):
+    from players import COMPOSITIONS, Composition
+
+    team = Composition.parse(typed)
+    assert str(team) == read and Composition.parse(str(team)) == team and team in COMPOSITIONS
+
+
+@pytest.mark.parametrize("typed", ["", "ai:", "human:ai:ai", "robot", "a:x"])
+def test_a_team_that_is_not_one_says_the_choices(typed):
+    from players import Composition
+
+    with pytest.raises(ValueError, match="choose one of human:human, human:ai, ai:human, ai:ai, auto"):
+        Composition.parse(typed)
+
+
+def test_the_flags_hand_the_game_teams_and_the_log_writes_them_back(tmp_path):
+    import main
+    from players import AUTO, Composition, Seat
+
+    args = main.parser().parse_args(["--red", "h:a", "--blue", "solo"])
+    assert args.red == Composition(Seat.HUMAN, Seat.AI) and args.red.people and args.red.ai
+    assert args.blue == AUTO and args.blue.auto and not args.blue.people
+    log = tmp_path / "games.jsonl"
+    assert_clean(run(["--red", "auto", "--blue", "auto", "--seed", "1", "--log", str(log)], b""))
+    teams = json.loads(log.read_text())["teams"]
+    assert {Composition.parse(label) for label in teams.values()} == {AUTO}
+
+
+def test_who_plays_reads_the_flags_once_into_a_lineup(capsys):
+    import main
+    import session
+    from board import BLUE, RED
+    from players import Seat
+
+    lineup = session.who_plays(main.parser().parse_args(["--red", "human:ai", "--blue", "ai:ai"]))
+    assert lineup.level == "normal" and lineup.people and lineup.needs_ai and lineup.for_people
+    assert lineup.captains(Seat.HUMAN) == {RED} and lineup.agents(Seat.AI) == {RED, BLUE}
+    flags = ["--red", "auto", "--blue", "auto", "--level", "hard"]
+    alone = session.who_plays(main.parser().parse_args(flags))
+    assert alone.level is None and not alone.needs_ai and not alone.people
+    assert "--level hard is not used" in capsys.readouterr().err

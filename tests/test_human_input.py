@@ -46,7 +46,7 @@ def test_captain_refuses_bad_hints_with_reasons_then_accepts_a_good_one():
                             "apple 2", "apples 1", "forests 1", "sea-side 2", "ox 1", "café 1", "x" * 5000,
                             "\x00\x1b[2J", "Ocean 2")
     game = human_game(terminal)
-    assert game.teams[RED].captain.give_hint(game) == Hint("ocean", 2)
+    assert game.teams[RED].captain.give_hint(game).hint == Hint("ocean", 2)
     told = terminal.told
     assert told[0:2] == [EMPTY_CAPTAIN, EMPTY_CAPTAIN]                         # "" and "   "
     assert "Give a hint as one word and a count" in told[2]                    # help
@@ -70,7 +70,7 @@ def test_captain_refuses_bad_hints_with_reasons_then_accepts_a_good_one():
 def test_captain_may_give_unlimited_and_zero():
     for text, count in [("ocean unlimited", None), ("ocean 0", 0), ("OCEAN Inf", None)]:
         game = human_game(FakeTerminal(text))
-        assert game.teams[RED].captain.give_hint(game) == Hint("ocean", count)
+        assert game.teams[RED].captain.give_hint(game).hint == Hint("ocean", count)
 
 
 def test_quit_and_eof_leave_the_captain_prompt():
@@ -316,7 +316,7 @@ def test_a_human_captain_loads_the_rules_before_the_key_is_shown(monkeypatch):
     monkeypatch.setattr(models.hints, "lemmas", lambda word: order.append("rules") or real(word))
 
     class Watched(FakeTerminal):
-        def show(self, game, captain):
+        def show(self, board, team, turns, captain):
             order.append("key" if captain else "agents' view")
 
     game = human_game(Watched("zebra 1"))

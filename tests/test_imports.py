@@ -28,14 +28,16 @@ FLOORS: list[tuple[str, ...]] = [
     ("initializers", "datasets"),                            # sources → matrices
     ("engine", "prompts", "players"),                        # the game and its players
     ("renderer",),                                           # drawing
-    ("cli", "duet", "foreign", "download"),                  # shared flags, Duet, strangers, downloads
+    ("cli", "duet", "foreign", "download", "session"),       # shared flags, Duet, strangers, downloads, games
+    ("bot", "tabletop"),                                     # the parts of serve and companion
     ("evaluation",),                                         # what the bench measures
     ("bench", "protocol", "companion", "main", "__main__"),  # the commands
     ("benchmarks", "tests"),                                 # scripts
 ]
 
 # Each package's one public face: outside the package, its names come through it.
-FACES = {"models": "model", "initializers": "datasets", "support": "common"}
+FACES = {"models": "model", "initializers": "datasets", "support": "common", "bot": "protocol",
+         "tabletop": "companion"}
 # Unit tests, the corpus benchmark and the fitter of the model of people read the parts themselves.
 BEHIND_THE_FACE = ("tests.", "benchmarks.", "evaluation.people_fit", "evaluation.human_models",
                    "download")   # fetch's command line, imported at every start: not the whole catalog
@@ -149,7 +151,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_graph_sees_top_level_and_function_level_imports():
     graph, _ = import_graph()
     assert "initializers.catalog" in graph["datasets"]             # top level
-    assert "datasets" in graph["main"]                             # inside a function
+    assert "datasets" in graph["session"]                          # inside a function
     assert "datasets" in graph["foreign.isolation"]                # from-import inside a function
     assert "helpers" not in graph and "tests.helpers" in graph["tests.test_sbert"]   # a sibling
 
@@ -280,3 +282,33 @@ def test_a_start_of_main_loads_no_initializer_catalog():
                             timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+# --- the game reads what its players declare ----------------------------------------------------
+
+# The game's rooms that talk to players and draw what they do. (cli and download, the shared
+# command line, read argparse namespaces by name.)
+GAME_ROOMS = ("engine", "players", "prompts", "renderer", "session", "main", "datasets", "duet")
+
+
+def attribute_reads(path: Path) -> list[int]:
+    """The lines of a file that call getattr or name `last_choice`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return sorted({node.lineno for node in ast.walk(tree)
+                   if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                       and node.func.id == "getattr")
+                   or (isinstance(node, ast.Attribute) and node.attr == "last_choice")
+                   or (isinstance(node, ast.Name) and node.id == "last_choice")})
+
+
+def test_attribute_reads_are_found(tmp_path):
+    planted = tmp_path / "planted.py"
+    planted.write_text("x = getattr(captain, 'last_choice', None)\ny = captain.last_choice\n")
+    assert attribute_reads(planted) == [1, 2]
+
+
+def test_the_game_reads_no_undeclared_attribute_of_a_player():
+    """A hint's reasons come back from `give_hint` itself (a HintChoice), never by a side door."""
+    found = {name: lines for name, path in project_files().items()
+             if any(within(name, room) for room in GAME_ROOMS) and (lines := attribute_reads(path))}
+    assert found == {}

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from helpers import FakeTerminal
 
-import main
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
 from engine import AutoTeam, Game
 from model import (
@@ -25,6 +24,7 @@ from model import (
     Weights,
     pick_chances,
 )
+from players import Composition, make_team
 
 # A small table: red owns five cards, two themes; the assassin SHARK sits near the sea theme.
 WORDS = ["whale", "ship", "beach", "apple", "pear", "piano", "cloud", "shark"]
@@ -465,12 +465,12 @@ def test_silhouette_follows_its_definition():
 
 def test_an_ai_captain_plans_for_its_own_ai_agent_not_for_a_person():
     ai = AI(weights(), "expected", "greedy")
-    game = Game(board(), {RED: main.make_team(RED, "ai:ai", ai, FakeTerminal()),
+    game = Game(board(), {RED: make_team(RED, Composition.parse("ai:ai"), ai, FakeTerminal()),
                           BLUE: AutoTeam(BLUE)}, seed=0)
     # Its twin surely puts BEACH before the assassin; a person may not, so that team hears FRUIT.
-    assert game.teams[RED].captain.give_hint(game) == Hint("ocean", 3)
-    game.teams[RED] = main.make_team(RED, "ai:human", ai, FakeTerminal())
-    assert game.teams[RED].captain.give_hint(game) == Hint("fruit", 2)
+    assert game.teams[RED].captain.give_hint(game).hint == Hint("ocean", 3)
+    game.teams[RED] = make_team(RED, Composition.parse("ai:human"), ai, FakeTerminal())
+    assert game.teams[RED].captain.give_hint(game).hint == Hint("fruit", 2)
 
 
 def family(name: str, matrix=MATRIX) -> Weights:

@@ -23,7 +23,17 @@ from benchmarks.soak import Auditor
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, TEAMS, Board, Color, Outcome
 from common import board_words, hint_words
 from engine import AutoTeam, Game, GameOver, Guessed, HintGiven, RuleError, Team
-from model import AGENTS, AI, CAPTAIN_MIN_DISTANCE, CAPTAINS, MAX_COUNT, Hint, hint_problem, spoken
+from model import (
+    AGENTS,
+    AI,
+    CAPTAIN_MIN_DISTANCE,
+    CAPTAINS,
+    MAX_COUNT,
+    Hint,
+    HintChoice,
+    hint_problem,
+    spoken,
+)
 from models.table import fit_for_table
 from players import AIAgent, AICaptain
 
@@ -119,9 +129,9 @@ class RandomCaptain:
     def __init__(self, data):
         self.data = data
 
-    def give_hint(self, game: Game) -> Hint:
+    def give_hint(self, game: Game) -> HintChoice:
         legal = [w for w in HINT_POOL if hint_problem(w, game.board) is None]
-        return Hint(self.data.draw(st.sampled_from(legal)), self.data.draw(counts))
+        return HintChoice.bare(Hint(self.data.draw(st.sampled_from(legal)), self.data.draw(counts)))
 
 
 class RandomAgent:
@@ -243,7 +253,7 @@ def test_turning_over_the_assassin_hands_the_win_to_the_other_team(seed, team):
 
     class Hints:
         def give_hint(self, game):
-            return Hint(next(w for w in HINT_POOL if hint_problem(w, game.board) is None), 2)
+            return HintChoice.bare(Hint(next(w for w in HINT_POOL if hint_problem(w, game.board) is None), 2))
 
     game = Game(board, {team: Team(team, Hints(), Suicidal()),
                         team.other: Team(team.other, Hints(), Suicidal())})

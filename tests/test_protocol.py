@@ -1,5 +1,5 @@
 """The bot protocol, `python main.py serve`, through one real subprocess for the whole run (conftest);
-and the engine's parts on a hand-made matrix."""
+and the bot's parts on a hand-made matrix."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color
 from common import board_words, hint_words
 from model import AI, FOR_PEOPLE, GreedyAgent, Hint, Weights, agent_plays, hint_problem
-from protocol import MAX_EXTRA_WORDS, Engine, forget_extra_words, serve
+from protocol import MAX_EXTRA_WORDS, Bot, forget_extra_words, serve
 
 
 def dealt(seed: int, words=None) -> Board:
@@ -179,7 +179,7 @@ def test_a_raw_invalid_byte_sequence_on_stdin_is_a_malformed_request(server):
     assert server.ask({"op": "ping"}) == {"ok": True}
 
 
-# --- the engine's parts, on a hand-made matrix ---------------------------------------------------------
+# --- the bot's parts, on a hand-made matrix ---------------------------------------------------------
 
 
 SEA = ["whale", "ship", "beach", "wave"]
@@ -214,21 +214,21 @@ def test_unlimited_guessing_stops_by_the_agents_own_threshold():
 
 
 def test_the_engine_answers_in_the_boards_spelling_on_a_hand_made_matrix():
-    engine = Engine(AI(hand_made(), "cumsum", "greedy"))
+    bot = Bot(AI(hand_made(), "cumsum", "greedy"))
     spelled = [w.upper() for w in SEA] + OTHER
     key = [RED] * 4 + [RED] * 5 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN]
-    reply = engine.handle_line(json.dumps({"op": "clue", "board": spelled, "key": [c.value for c in key],
+    reply = bot.handle_line(json.dumps({"op": "clue", "board": spelled, "key": [c.value for c in key],
                                            "team": "red"}))
     assert reply == {"ok": True, "clue": "ocean", "count": 4, "targets": ["WHALE", "SHIP", "BEACH", "WAVE"]}
-    reply = engine.handle({"op": "guess", "board": spelled, "clue": "Ocean", "count": 3})
+    reply = bot.handle({"op": "guess", "board": spelled, "clue": "Ocean", "count": 3})
     assert reply == {"ok": True, "guesses": ["WHALE", "SHIP", "BEACH"]}
 
 
 def test_an_internal_error_is_a_reply_not_a_crash(monkeypatch):
-    engine = Engine(AI(hand_made(), "cumsum", "greedy"))
-    monkeypatch.setattr(engine, "guess", lambda request: 1 / 0)
-    engine.ops["guess"] = engine.guess
-    reply = engine.handle({"op": "guess"})
+    bot = Bot(AI(hand_made(), "cumsum", "greedy"))
+    monkeypatch.setattr(bot, "guess", lambda request: 1 / 0)
+    bot.ops["guess"] = bot.guess
+    reply = bot.handle({"op": "guess"})
     assert reply["ok"] is False and "ZeroDivisionError" in reply["error"]
 
 
@@ -247,20 +247,20 @@ ODD_KEYS = {
 @pytest.mark.parametrize("odd", sorted(ODD_KEYS))
 def test_any_key_with_own_cards_face_down_is_served(odd, captain):
     key = ODD_KEYS[odd]
-    engine = Engine(AI(hand_made(), captain, "greedy"))
+    bot = Bot(AI(hand_made(), captain, "greedy"))
     request = {"op": "clue", "board": SEA + OTHER, "key": [c.value for c in key], "team": "red"}
     for alone in (False, True):
-        reply = engine.handle({**request, "alone": alone})
+        reply = bot.handle({**request, "alone": alone})
         assert reply["ok"] is True, reply
         assert 1 <= reply["count"] == len(reply["targets"])
         assert set(reply["targets"]) <= {w for w, c in zip(SEA + OTHER, key, strict=True) if c is RED}
 
 
 def test_a_revealed_assassin_among_several_ends_the_game():
-    engine = Engine(AI(hand_made(), "cumsum", "greedy"))
+    bot = Bot(AI(hand_made(), "cumsum", "greedy"))
     key = ODD_KEYS["three assassins"]
     revealed = [False] * 24 + [True]
-    reply = engine.handle({"op": "clue", "board": SEA + OTHER, "key": [c.value for c in key],
+    reply = bot.handle({"op": "clue", "board": SEA + OTHER, "key": [c.value for c in key],
                            "revealed": revealed, "team": "red"})
     assert reply == {"ok": False, "error": "the game is over: an assassin is revealed"}
 
@@ -276,10 +276,10 @@ def test_on_demand_columns_are_bounded():
             return np.zeros(len(words), dtype=np.float32)
 
     weights.extender = Columns()
-    engine = Engine(AI(weights, "cumsum", "greedy"))
+    bot = Bot(AI(weights, "cumsum", "greedy"))
     base = len(weights.words)
     for n in range(0, 3 * MAX_EXTRA_WORDS, 25):
-        engine.prepare([f"new{n + i}" for i in range(25)])
+        bot.prepare([f"new{n + i}" for i in range(25)])
         assert len(weights.words) <= base + MAX_EXTRA_WORDS
         assert weights.matrix.shape == (len(HINTS), len(weights.words))
     assert weights.words[:base] == tuple(SEA + OTHER)
@@ -289,8 +289,8 @@ def test_on_demand_columns_are_bounded():
 
 
 def test_an_illegal_choice_of_the_captain_is_never_sent():
-    engine = Engine(AI(hand_made(), "cumsum", "greedy"))
-    real = engine.captain.give_hint
+    bot = Bot(AI(hand_made(), "cumsum", "greedy"))
+    real = bot.captain.give_hint
     asked: list[list[str]] = []
 
     def sloppy(board, team, given=()):
@@ -300,9 +300,9 @@ def test_an_illegal_choice_of_the_captain_is_never_sent():
             return type(choice)(Hint("whale", 1), ("whale",), (0.9,), None)
         return choice
 
-    engine.captain.give_hint = sloppy
+    bot.captain.give_hint = sloppy
     key = [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN]
-    reply = engine.handle({"op": "clue", "board": SEA + OTHER, "key": [c.value for c in key], "team": "red"})
+    reply = bot.handle({"op": "clue", "board": SEA + OTHER, "key": [c.value for c in key], "team": "red"})
     assert reply["ok"] and reply["clue"] != "whale"
     assert asked == [[], ["whale"]]
 
@@ -315,12 +315,12 @@ def test_a_team_alone_asks_for_more_cards_as_a_miss_costs_it_nothing():
     words = [*SEA[:3], "sand", "coral", "reef", *(f"card{letter}" for letter in "abcdefghijklmnopqrs")]
     matrix = np.full((1, len(words)), 0.05, dtype=np.float32)
     matrix[0, :6] = 0.9
-    engine = Engine(AI(Weights("hand-made", ("ocean",), tuple(words), matrix)))
+    bot = Bot(AI(Weights("hand-made", ("ocean",), tuple(words), matrix)))
     key = [RED] * 3 + [BLUE] * 3 + [RED] * 6 + [BLUE] * 5 + [NEUTRAL] * 7 + [ASSASSIN]
     request = {"op": "clue", "board": words, "key": [c.value for c in key], "team": "red"}
-    assert engine.handle(request)["count"] == 1
-    assert engine.handle({**request, "alone": False})["count"] == 1
-    assert engine.handle({**request, "alone": True})["count"] == FOR_PEOPLE.max_count == 2
+    assert bot.handle(request)["count"] == 1
+    assert bot.handle({**request, "alone": False})["count"] == 1
+    assert bot.handle({**request, "alone": True})["count"] == FOR_PEOPLE.max_count == 2
 
 
 DEEP = {
@@ -337,9 +337,9 @@ DEEP = {
 
 @pytest.mark.parametrize("case", sorted(DEEP))
 def test_hostile_json_gets_an_error_reply_in_process(case):
-    engine = Engine(AI(hand_made(), "cumsum", "greedy"))
+    bot = Bot(AI(hand_made(), "cumsum", "greedy"))
     out = io.StringIO()
-    assert serve(engine, [DEEP[case], '{"op": "ping"}'], out) == 2
+    assert serve(bot, [DEEP[case], '{"op": "ping"}'], out) == 2
     first, second = out.getvalue().splitlines()
     assert json.loads(first)["ok"] is False and json.loads(second) == {"ok": True}
 

@@ -98,17 +98,17 @@ def scripted_game(renderer: Renderer, red_words=("ocean", "bank"), blue_words=("
     teams = {RED: Team(RED, ScriptedCaptain(Hint("water", 2)), ScriptedAgent(*red_words)),
              BLUE: Team(BLUE, ScriptedCaptain(Hint("metal", None)), ScriptedAgent(*blue_words))}
     game = Game(small_board(revealed=()), teams, seed=0)
-    game.listeners.append(lambda event: renderer.on_event(event, game))
+    game.listeners.append(renderer.on_event)
     return game
 
 
 def test_status_line_and_hint_history():
     renderer, _ = plain()
     game = scripted_game(renderer)
-    assert renderer.status(game) == "Turn: RED   cards left: RED 3, BLUE 3"
+    assert renderer.status(game.board, game.team, game.history) == "Turn: RED   cards left: RED 3, BLUE 3"
     game.play_turn()
     game.play_turn()
-    assert renderer.status(game) == (
+    assert renderer.status(game.board, game.team, game.history) == (
         "Turn: RED   cards left: RED 2, BLUE 1\n"
         "Hints so far: RED WATER 2: OCEAN, BANK | BLUE METAL unlimited: IRON")
 
@@ -118,7 +118,7 @@ def test_events_and_view_as_a_transcript():
     game = scripted_game(renderer)
     game.play_turn()
     game.play_turn()
-    renderer.show(game, captain=False)
+    renderer.show(game.board, game.team, game.history, captain=False)
     assert out.getvalue() == (
         "\n--- RED to play ---\n"
         "RED captain: WATER 2   (3 guesses)\n"
@@ -160,7 +160,7 @@ def test_explain_shows_the_ai_reasons(explain):
     choice = HintChoice(Hint("water", 2), ("ocean", "piano"), (0.91, 0.5), ("bank", 0.33),
                         (("sea", 1, 1.25),), 2.0)
     game = scripted_game(renderer)
-    renderer.on_event(HintGiven(RED, choice.hint, choice), game)
+    renderer.on_event(HintGiven(RED, choice.hint, choice, game.board))
     text = out.getvalue()
     assert text.startswith("RED captain: WATER 2   (3 guesses)\n")
     reasons = ("    It means OCEAN, PIANO.\n"

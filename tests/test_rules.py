@@ -148,7 +148,7 @@ def test_each_turn_ends_with_what_an_ai_captain_meant_and_the_log_keeps_it():
     game.teams[RED] = Team(RED, AICaptain(Meaning()), game.teams[RED].agent)
     game.play_turn()
     ended, over = game.events[-2:]
-    assert ended == TurnEnded(RED, Hint("fruit", 2), game.history[0].choice)
+    assert ended == TurnEnded(RED, Hint("fruit", 2), game.history[0].choice, final=True)
     assert ended.choice.targets == ("apple", "lemon")
     assert over == GameOver(BLUE, game.reason)              # the turn's end is told before the game's
     assert game.record()["turns"][0]["targets"] == ["apple", "lemon"]

@@ -272,7 +272,7 @@ def test_the_ai_never_repeats_a_hint_it_gave():
                    "charlie": {"dragon": 0.7}})
     captain = AICaptain(CumsumCaptain(w))
     game = Game(fixed_board(), {RED: Team(RED, captain, None), BLUE: AutoTeam(BLUE)}, seed=0)
-    hints = [captain.give_hint(game).word for _ in range(3)]
+    hints = [captain.give_hint(game).hint.word for _ in range(3)]
     assert hints == ["alpha", "money", "charlie"]          # best first, each once
     assert captain.given == hints
 

@@ -1,0 +1,236 @@
+"""A session at the console: who plays (the flags, or the prompts at the start), the AI they
+need, then games, each logged, until the players have had enough."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import download
+from board import BLUE, RED, Board, Color, game_rngs
+from cli import load_ai
+from common import BOARD_WORDS_PATH, append_line, load_words, warn
+from engine import Event, Game, RuleError, TurnStarted
+from model import AI, DEFAULT_LEVEL, LEVELS
+from players import COMPOSITIONS, Composition, Seat, make_team
+from prompts import QuitGame, read_line
+from renderer import RULES, ConsoleTerminal, Renderer
+
+TEAM_QUESTION = """Who plays? Each team is captain:agent, each human or ai: ai:human means the AI
+gives the hints and you guess; human:ai, you give hints and the AI guesses; human:human,
+two people share the screen. auto is a solo opponent that turns over one of its own cards
+each turn. Type help for the rules, quit to leave."""
+
+# What an empty answer chooses: a person guesses for red against an AI team.
+DEFAULT_TEAMS = {RED: Composition(Seat.AI, Seat.HUMAN), BLUE: Composition(Seat.AI, Seat.AI)}
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """Who plays each colour, and how strongly the ai:ai teams play (None: no team is ai:ai)."""
+
+    teams: dict[Color, Composition]
+    level: str | None = None
+
+    @property
+    def people(self) -> bool:
+        """Whether a person plays (then the game asks to play again)."""
+        return any(c.people for c in self.teams.values())
+
+    @property
+    def needs_ai(self) -> bool:
+        return any(c.ai for c in self.teams.values())
+
+    @property
+    def for_people(self) -> bool:
+        """Whether the AI needs its model of people: it reads a person's hints, and the captain
+        plans for it, but at a level whose captain plans for its own twin."""
+        twins = self.level is not None and LEVELS[self.level].twin
+        return any(not c.auto and not (c.all_ai and twins) for c in self.teams.values())
+
+    def captains(self, seat: Seat) -> set[Color]:
+        """The colours whose captain plays from `seat`."""
+        return {color for color, c in self.teams.items() if c.captain is seat}
+
+    def agents(self, seat: Seat) -> set[Color]:
+        """The colours whose agent plays from `seat`."""
+        return {color for color, c in self.teams.items() if c.agent is seat}
+
+
+# --- the prompts at the start ---------------------------------------------------------------
+
+
+def ask_line(question: str) -> str:
+    """A line typed at a set-up prompt, cleaned as at the game's prompts (a line too long is
+    refused with a message and asked again)."""
+    return read_line(ConsoleTerminal(Renderer()), question)
+
+
+def ask_composition(color: Color) -> Composition:
+    """Ask for one team's composition until the answer makes sense."""
+    default = DEFAULT_TEAMS[color]
+    while True:
+        answer = ask_line(f"{color.value} team ({' / '.join(map(str, COMPOSITIONS))}) [{default}]> ")
+        if answer in ("quit", "exit", "q"):
+            raise QuitGame
+        if answer in ("help", "?"):
+            print(f"{TEAM_QUESTION}\n\n{RULES}")
+            continue
+        try:
+            return Composition.parse(answer) if answer else default
+        except ValueError as error:
+            print(error)
+
+
+def ask_level() -> str:
+    """Ask how strongly the AI teams play."""
+    choices = " / ".join(LEVELS)
+    while True:
+        choice = ask_line(f"AI level ({choices}) [{DEFAULT_LEVEL}]> ")
+        if choice in ("quit", "exit", "q"):
+            raise QuitGame
+        if choice in LEVELS or not choice:
+            return choice or DEFAULT_LEVEL
+        if choice not in ("help", "?"):
+            print(f"unknown level {choice!r}: choose one of {', '.join(LEVELS)}")
+        print("\n".join(f"{level.name}: {level.about}" for level in LEVELS.values()))
+
+
+def again() -> bool:
+    """Ask whether to play another game until the answer is yes or no; the input closing is no."""
+    try:
+        while (reply := ask_line("Play again? [Y/n]> ")) not in ("", "y", "yes", "n", "no"):
+            print("Type y to play again, or n to stop.")
+    except EOFError:
+        return False
+    return reply in ("", "y", "yes")
+
+
+def who_plays(args: argparse.Namespace) -> Lineup:
+    """Who plays, from the flags, asking for what they leave out."""
+    prompted = not (args.red and args.blue)
+    if prompted:
+        print(TEAM_QUESTION)
+    teams = {RED: args.red or ask_composition(RED), BLUE: args.blue or ask_composition(BLUE)}
+    people = any(c.people for c in teams.values())
+    level = args.level
+    if level is None and any(c.all_ai for c in teams.values()):
+        level = ask_level() if prompted and people else DEFAULT_LEVEL
+    elif level is not None and not any(c.all_ai for c in teams.values()):
+        warn(f"--level {level} is not used: it sets how ai:ai teams play, and no team is ai:ai")
+        level = None
+    return Lineup(teams, level)
+
+
+# --- the AI and the games -------------------------------------------------------------------
+
+
+def play(args: argparse.Namespace) -> int:
+    """Set up the teams, then play games until the players have had enough; the exit code."""
+    lineup = who_plays(args)
+    if lineup.needs_ai:
+        download.offer(args.sources)   # once, in a terminal, when there is no dataset yet
+    try:
+        ai = load_ai(args, partners=lineup.for_people) if lineup.needs_ai else None
+    except (OSError, ValueError, RuntimeError) as error:   # a bad flag or a missing model
+        warn(f"cannot build the AI: {error}")
+        return 2
+    if lineup.captains(Seat.HUMAN) & lineup.agents(Seat.AI):
+        import datasets
+
+        print("Getting the AI agent ready to read any hint...")
+        datasets.warm_up(ai.weights)   # so that the first hint outside the vocabulary does not stall
+    seed = args.seed
+    while True:
+        seed = fresh_seed() if seed is None else seed
+        code, finished = play_game(args, lineup, ai, seed)
+        if code or not finished or not lineup.people or not again():
+            return code
+        seed = seed + 1 if args.seed is not None else None
+
+
+def fresh_seed() -> int:
+    """A seed for a game the user did not seed, so that the log can replay it."""
+    return int(np.random.SeedSequence().generate_state(1)[0] >> 1)
+
+
+def new_board(words_file: Path | None, rng: np.random.Generator) -> Board:
+    """Deal a board from the card list (or the user's), with the game's board rng."""
+    words = load_words(words_file or BOARD_WORDS_PATH)
+    return Board.random(words, rng)
+
+
+def play_game(args: argparse.Namespace, lineup: Lineup, ai: AI | None, seed: int) -> tuple[int, bool]:
+    """One game: (exit code, whether it was played to its end)."""
+    board_rng, play_rng = game_rngs(seed)
+    try:
+        board = new_board(args.words, board_rng)
+    except (OSError, ValueError) as error:
+        warn(f"cannot deal a board: {error}")
+        return 2, False
+    game, renderer = set_up(args, lineup, ai, board, play_rng, seed)
+    try:
+        return run(game, renderer)
+    finally:
+        if not args.no_log:
+            log_game(args.log, game.record())
+
+
+def set_up(args: argparse.Namespace, lineup: Lineup, ai: AI | None, board: Board,
+           rng: np.random.Generator, seed: int) -> tuple[Game, Renderer]:
+    """The game on `board` and the renderer that tells it.
+
+    Nobody may see the key while a person guesses: no spectator's board, and what the AI meant
+    (with --explain, why) only once the turn is over, the cards still face down unnamed.
+    """
+    guessing = bool(lineup.agents(Seat.HUMAN))
+    renderer = Renderer(explain=args.explain, secret=guessing)
+    terminal = ConsoleTerminal(renderer, hot_seat=guessing and bool(lineup.captains(Seat.HUMAN)))
+    if ai is not None:
+        ai.weights.add_words(board.words)
+    teams = {color: make_team(color, composition, ai, terminal, lineup.level)
+             for color, composition in lineup.teams.items()}
+    game = Game(board, teams, rng=rng, seed=seed)
+    game.listeners.append(renderer.on_event)
+    if not guessing:
+        prompted = lineup.captains(Seat.HUMAN)
+        game.listeners.append(lambda event: spectate(event, board, prompted, renderer))
+    renderer.write(f"\nGame {seed} (replay it with --seed {seed}). Type help at any prompt.")
+    renderer.write(renderer.legend())
+    return game, renderer
+
+
+def run(game: Game, renderer: Renderer) -> tuple[int, bool]:
+    """Play the game to its end, or until a player leaves: (exit code, whether it ended)."""
+    try:
+        game.play()
+    except (QuitGame, EOFError, KeyboardInterrupt) as stop:
+        reason = {QuitGame: "a player quit", EOFError: "the input closed"}.get(type(stop), "interrupted")
+        game.abandon(reason)
+        renderer.write("\nGame abandoned." if isinstance(stop, QuitGame) else "\nGoodbye.")
+        return (130 if isinstance(stop, KeyboardInterrupt) else 0), False
+    except RuleError as error:
+        game.abandon(f"internal error: {error}")
+        warn(f"internal error, the game cannot go on: {error}")
+        return 1, False
+    return 0, True
+
+
+def spectate(event: Event, board: Board, prompted: set[Color], renderer: Renderer) -> None:
+    """With no human guessing, show the full board at the start of each turn (a human captain,
+    whose team is in `prompted`, is shown the board by its own prompt, so not twice)."""
+    if isinstance(event, TurnStarted) and event.side not in prompted:
+        renderer.write(renderer.board(board, captain=True))
+
+
+def log_game(path: Path, record: dict) -> None:
+    """Append one game to the log as a JSON line; a log that cannot be written never stops the game."""
+    try:
+        append_line(path, json.dumps(record))
+    except OSError as error:
+        warn(f"could not write the game log {path}: {error}")
+
