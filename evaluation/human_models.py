@@ -81,7 +81,7 @@ def fit_guesser(name: str, sources: Path, sample: bool = False) -> FittedGuesser
     features = stranger_features(name)
     values = people_fit.turn_values(turns, features)
     beta, _ = people_fit.fit_penalised(turns, values, people_fit.SIGNALS, np.ones(len(turns), dtype=bool),
-                                       monotone=people_fit.monotone_in_links(features.names))
+                                       lower=people_fit.lower_bounds(features.names))
     return FittedGuesser(name, features, beta.astype(np.float32), sample)
 
 
@@ -92,7 +92,7 @@ def agreement(name: str, sources: Path) -> dict[str, float]:
     features = stranger_features(name)
     values = people_fit.turn_values(turns, features)
     logits, _ = people_fit.cross_validated_logits(turns, values, people_fit.SIGNALS,
-                                                  monotone=people_fit.monotone_in_links(features.names))
+                                                  lower=people_fit.lower_bounds(features.names))
     return people_fit.first_pick_rates(turns, logits)
 
 

@@ -33,6 +33,9 @@ REPORT_PATH = Path(__file__).resolve().parent.parent / "reports" / "people_model
 L2_GRID = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 FOLDS = 10
 SIGNALS = {"targets": 1.0, "picks": 1.0}   # the givers' targets and the guessers' clicks, weighed alike
+# A phrase or a compound with the clue is a person's first thought (FIRE → ENGINE): its weight is
+# at least this, whatever the few phrase turns of the record say (the phrase probe, 0040).
+FLOORS = {"phrases": 0.0}
 
 # The variants fitted, richest first: the first whose matrices are all at hand plays.
 VARIANTS: dict[str, tuple[str, ...]] = {
@@ -121,23 +124,25 @@ def negative_log_likelihood(beta: np.ndarray, data: Choices, l2: float) -> tuple
     return nll + 0.5 * l2 * beta @ beta, gradient + l2 * beta
 
 
-def fit(data: Choices, l2: float, monotone: np.ndarray | None = None) -> np.ndarray:
+def fit(data: Choices, l2: float, lower: np.ndarray | None = None) -> np.ndarray:
     """The coefficients (per unit of the standardised features) that maximise the penalised
-    likelihood; those `monotone` marks are kept at zero or above, so that a stronger link never
-    makes a card less likely."""
+    likelihood, each at least its `lower` bound (-inf: free)."""
     from scipy.optimize import minimize  # 0.8 s to import: only the fits pay it, not every start of main.py
 
-    start = np.zeros(data.values.shape[2])
-    bounds = None if monotone is None else [(0.0, None) if m else (None, None) for m in monotone]
+    start = np.zeros(data.values.shape[2]) if lower is None else np.maximum(0.0, lower)
+    bounds = None if lower is None else [(b if np.isfinite(b) else None, None) for b in lower]
     result = minimize(negative_log_likelihood, start, args=(data, l2), jac=True, method="L-BFGS-B",
                       bounds=bounds)
     return result.x
 
 
-def monotone_in_links(names: Sequence[str]) -> np.ndarray:
-    """Which features measure a link between a clue and a card (all but the card's own frequency):
-    their coefficients may not be negative."""
-    return np.array([name != FREQUENCY for name in names], dtype=bool)
+def lower_bounds(names: Sequence[str], floors: Mapping[str, float] | None = None) -> np.ndarray:
+    """Each feature's least coefficient (per unit): zero for every feature that measures a link
+    between a clue and a card, so that a stronger link never makes a card less likely (a
+    monotone model); `floors` (default `FLOORS`) where people's knowledge says more; none for the
+    card's own frequency."""
+    floors = FLOORS if floors is None else floors
+    return np.array([-np.inf if name == FREQUENCY else floors.get(name, 0.0) for name in names])
 
 
 def scales(values: np.ndarray) -> np.ndarray:
@@ -157,12 +162,13 @@ def folds_of(turns: Sequence[Turn], k: int, seed: int = 0) -> np.ndarray:
 
 def fit_penalised(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
                   train: np.ndarray, grid: Sequence[float] = L2_GRID, k: int = 5,
-                  monotone: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+                  lower: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """Coefficients fitted on the `train` turns (a boolean mask), with the L2 penalty chosen by
-    a k-fold cross-validation by game inside them; per unit of the raw features. `monotone`:
-    the features whose coefficients stay at zero or above (`fit`)."""
+    a k-fold cross-validation by game inside them; per unit of the raw features, each at least
+    its `lower` bound (per unit of the raw feature; `lower_bounds`)."""
     scale = scales(values[train])
     data = choices(turns, values / scale, signals)
+    lower = None if lower is None else lower * scale
     inner = folds_of([t for t, keep in zip(turns, train, strict=True) if keep], k, seed=1)
     fold = np.full(len(turns), -1)
     fold[train] = inner
@@ -173,31 +179,31 @@ def fit_penalised(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[st
         loss = 0.0
         for f in range(k):
             fitting = data.subset(np.flatnonzero(train[data.board] & (fold[data.board] != f)))
-            beta = fit(fitting, l2, monotone)
+            beta = fit(fitting, l2, lower)
             scored = check.subset(np.flatnonzero(fold[check.board] == f))
             loss += negative_log_likelihood(beta, scored, 0.0)[0]
         losses.append(loss)
     l2 = grid[int(np.argmin(losses))]
-    beta = fit(data.subset(np.flatnonzero(train[data.board])), l2, monotone)
+    beta = fit(data.subset(np.flatnonzero(train[data.board])), l2, lower)
     return beta / scale, l2
 
 
 def fold_fits(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
-              k: int = FOLDS, monotone: np.ndarray | None = None
+              k: int = FOLDS, lower: np.ndarray | None = None
               ) -> tuple[np.ndarray, list[np.ndarray], list[float]]:
     """Each turn's fold (by game), each fold's coefficients fitted without it, and the penalty
     each fold chose."""
     fold = folds_of(turns, k)
-    fitted = [fit_penalised(turns, values, signals, fold != f, monotone=monotone) for f in range(k)]
+    fitted = [fit_penalised(turns, values, signals, fold != f, lower=lower) for f in range(k)]
     return fold, [beta for beta, _ in fitted], [l2 for _, l2 in fitted]
 
 
 def cross_validated_logits(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
-                           k: int = FOLDS, monotone: np.ndarray | None = None
+                           k: int = FOLDS, lower: np.ndarray | None = None
                            ) -> tuple[np.ndarray, list[float]]:
     """Every turn's logits (turns × cards, padded with -inf) from a model fitted without its
     game's fold; and the penalty each fold chose."""
-    fold, betas, penalties = fold_fits(turns, values, signals, k, monotone)
+    fold, betas, penalties = fold_fits(turns, values, signals, k, lower)
     logits = np.full(values.shape[:2], -np.inf)
     for i, turn in enumerate(turns):
         n = len(turn.remaining)
@@ -241,21 +247,24 @@ def calibration(turns: Sequence[Turn], logits: np.ndarray) -> dict:
 def phrase_probe(model: PeopleModel, phrases: Weights, size: int = 200, distractors: int = 7,
                  seed: int = 0) -> tuple[float, list[tuple[str, str, str]]]:
     """How often the model's first pick, for a clue that makes a phrase or a compound with one
-    card, is that card: `size` probes, each a clue from the hint list, its partner from the card
-    list (WordNet: FIRE → ENGINE, HAMMER → HEAD) and `distractors` other cards that make none
-    with it. Returns the share and the probes it missed (clue, partner, its first pick)."""
+    card, is that card: `size` probes, each a clue from the hint list that the AI may give, its
+    partner from the card list (WordNet: FIRE → ENGINE, HAMMER → HEAD) and `distractors` other
+    cards that make none with it and on which the clue is legal. Returns the share and the probes
+    it missed (clue, partner, its first pick)."""
     from common import board_words
 
     rng = np.random.default_rng(seed)
     cards = [w.lower() for w in board_words()]
     links = phrases.board_matrix(cards) > 0.5                       # hints × cards
-    clues = phrases.filter.well_formed & phrases.filter.fit          # hints the AI would give
-    pairs = np.array([(h, c) for c, card in enumerate(cards) for h in
-                      np.setdiff1d(np.flatnonzero(links[:, c] & clues), phrases.filter.banned(card))])
+    legal = np.ones(links.shape, dtype=bool)
+    legal[~(phrases.filter.well_formed & phrases.filter.fit)] = False   # hints the AI would give
+    for c, card in enumerate(cards):
+        legal[phrases.filter.banned(card), c] = False
+    pairs = np.argwhere(links & legal)
     pairs = pairs[rng.permutation(len(pairs))[:size]]
     hits, missed = 0, []
     for h, c in pairs:
-        others = np.flatnonzero(~links[h])
+        others = np.flatnonzero(~links[h] & legal[h])
         shown = [cards[c], *(cards[o] for o in rng.choice(others, distractors, replace=False))]
         clue = phrases.hints[h]
         first = shown[int(np.argmax(model.logits([clue], shown)[0]))]
@@ -291,7 +300,7 @@ def cross_validated_people(turns: Sequence[Turn], readings: Mapping[str, Weights
         except KeyError:
             continue
         fold, betas, _ = fold_fits(turns, turn_values(turns, features), signals,
-                                   monotone=monotone_in_links(names))
+                                   lower=lower_bounds(names))
         models = [PeopleModel(Fit(name, tuple(names), tuple(beta)), readings) for beta in betas]
         of_row = {turn.row: models[f] for turn, f in zip(turns, fold, strict=True)}
         yield name, lambda turn, of_row=of_row: of_row[turn.row]
@@ -312,11 +321,11 @@ def fit_variants(sources: Path, signals: Mapping[str, float],
         except KeyError as missing:
             say(f"{name}: skipped, {missing.args[0]}")
             continue
-        values, monotone = turn_values(turns, features), monotone_in_links(names)
-        logits, penalties = cross_validated_logits(turns, values, signals, monotone=monotone)
+        values, lower = turn_values(turns, features), lower_bounds(names)
+        logits, penalties = cross_validated_logits(turns, values, signals, lower=lower)
         rates, held = first_pick_rates(turns, logits), calibration(turns, logits)
         beta, l2 = fit_penalised(turns, values, signals, np.ones(len(turns), dtype=bool),
-                                 monotone=monotone)
+                                 lower=lower)
         about = (f"cross-validated by game ({FOLDS} folds): first pick a target "
                  f"{100 * rates['target']:.1f}%, an assassin {100 * rates['assassin']:.1f}%; "
                  f"log-likelihood of a first click {held['log_likelihood']:.3f} "

@@ -105,11 +105,12 @@ def test_a_monotone_fit_never_gives_a_link_negative_weight_though_the_record_say
     turns, values = synthetic_record(beta)
     data = people_fit.choices(turns, values, {"picks": 1.0})
     free = people_fit.fit(data, l2=0.0)
-    monotone = people_fit.fit(data, l2=0.0, monotone=people_fit.monotone_in_links(["sbert", "eat", "zipf"]))
+    monotone = people_fit.fit(data, l2=0.0, lower=people_fit.lower_bounds(["sbert", "eat", "zipf"]))
     assert free[1] < -0.5
     assert monotone[1] == pytest.approx(0.0, abs=1e-6) and monotone[0] > 1.0
     assert monotone[2] < -0.3   # the card's own frequency may lower its chance
-    assert people_fit.monotone_in_links(["sbert~z", "phrases", "zipf"]).tolist() == [True, True, False]
+    assert people_fit.lower_bounds(["sbert~z", "eat", "zipf"]).tolist() == [0.0, 0.0, -np.inf]
+    assert people_fit.lower_bounds(["phrases"], {"phrases": 4.0}).tolist() == [4.0]
 
 
 def test_calibration_bins_every_face_down_card_against_how_often_it_was_clicked_first() -> None:
