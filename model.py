@@ -11,7 +11,8 @@ the vectorised `HintFilter`), weights (`Weights`, `Extender`), situation
 (the base `Captain`, cumsum, margin, cluster), chances (softmax), expected
 (`ExpectedCaptain` with its families, word frequencies and voices), agents
 (`Agent` and its kinds, `agent_plays`), people (the model of people,
-fitted to people's play, and its agent), ai (`CAPTAINS`, `AGENTS`, `AI`, `LEVELS`) and
+fitted to people's play, and its agent), sight (what a person sees in a hint: the
+rule a target must pass), ai (`CAPTAINS`, `AGENTS`, `AI`, `LEVELS`) and
 table (the words the AI never gives as hints).
 """
 
@@ -48,6 +49,7 @@ from models.hints import (
     zipf,
 )
 from models.people import PeopleAgent, PeopleModel, PeopleReading
+from models.sight import Sight
 from models.situation import (
     ASSASSIN_VALUE,
     NEUTRAL_VALUE,
@@ -67,6 +69,7 @@ __all__ = [
     "PeopleAgent",
     "PeopleModel",
     "PeopleReading",
+    "Sight",
     "AI",
     "ASSASSIN_VALUE",
     "CAPTAINS",

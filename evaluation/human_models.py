@@ -28,10 +28,9 @@ from evaluation.stats import count_table, pooled, summarize
 from evaluation.tables import fmt, heading, ran, table
 from foreign.agent import scores
 from foreign.vectors import SOURCES, Vectors, load
-from model import AI, Hint, zipf
+from model import AI, Hint, Sight, zipf
 from models.chances import softmax
 from models.people import CONTEXTS, card_frequency, in_context
-from models.sight import Sight
 
 # guesser name → the foreign vectors it reads
 GUESSERS: dict[str, tuple[str]] = {"mpnet-people": ("mpnet",), "glove-people": ("glove",)}
