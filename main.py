@@ -54,8 +54,8 @@ def parser() -> argparse.ArgumentParser:
         teams.add_argument(f"--{color.value}", metavar="TEAM", type=composition,
                            help=f"{color.value} team: {', '.join(COMPOSITIONS)} (captain:agent)")
     p.add_argument("--level", choices=list(LEVELS), default=None,
-                   help="how strongly ai:ai teams play: " + "; ".join(
-                       f"{level.name}: {level.about}" for level in LEVELS.values()))
+                   help="how the AI plays, for your side and for the opponent (an ai:ai team): "
+                        + "; ".join(level.help() for level in LEVELS.values()))
     p.add_argument("--seed", type=parse_seed, help="make the board, key and AI sampling reproducible")
     p.add_argument("--words", type=Path, metavar="FILE",
                    help=f"play with another list of card words (default {BOARD_WORDS_PATH.name})")
@@ -113,7 +113,7 @@ def ask_composition(color: Color) -> str:
 
 
 def ask_level() -> str:
-    """Ask how strongly the AI teams play."""
+    """Ask how the AI plays: your own AI captain, and the opponent's team."""
     choices = " / ".join(LEVELS)
     while True:
         choice = ask_line(f"AI level ({choices}) [{DEFAULT_LEVEL}]> ")
@@ -123,19 +123,19 @@ def ask_level() -> str:
             return choice or DEFAULT_LEVEL
         if choice not in ("help", "?"):
             print(f"unknown level {choice!r}: choose one of {', '.join(LEVELS)}")
-        print("\n".join(f"{level.name}: {level.about}" for level in LEVELS.values()))
+        print("\n".join(level.help() for level in LEVELS.values()))
 
 
 def make_team(color: Color, kind: str, ai, terminal: ConsoleTerminal, level: str | None = None
               ) -> Team | AutoTeam:
-    """The players of one team; a `level` weakens an ai:ai team (people play with the AI whole)."""
+    """The players of one team; a `level` sets how its AI captain plays, for a person who guesses
+    (ai:human: easy gives one card at a time) or as the opponent (ai:ai, its agent too)."""
     if kind == "auto":
         return AutoTeam(color)
     captain_kind, agent_kind = kind.split(":")
-    twin = agent_kind == "ai"   # the AI captain then knows how its agent reads a hint
-    strength = LEVELS[level] if level and kind == "ai:ai" else None
+    strength = LEVELS[level] if level and captain_kind == "ai" else None
     captain = (HumanCaptain(terminal) if captain_kind == "human"
-               else AICaptain(ai.captain(twin, level=strength)))
+               else AICaptain(ai.captain(agent_kind == "ai", level=strength, for_you=agent_kind == "human")))
     if agent_kind == "human":
         agent = HumanAgent(terminal)
     else:   # a person's clues are read by the model of people (models/people.py)
@@ -183,19 +183,17 @@ def play(args: argparse.Namespace) -> int:
     kinds = {RED: args.red or ask_composition(RED), BLUE: args.blue or ask_composition(BLUE)}
     people = any("human" in kind for kind in kinds.values())
     level = args.level
-    if level is None and "ai:ai" in kinds.values():
+    ai_captains = any(k.startswith("ai:") for k in kinds.values())   # what a level sets
+    if level is None and ai_captains:
         level = ask_level() if prompted and people else DEFAULT_LEVEL
-    elif level is not None and "ai:ai" not in kinds.values():
-        warn(f"--level {level} is not used: it sets how ai:ai teams play, and no team is ai:ai")
+    elif level is not None and not ai_captains:
+        warn(f"--level {level} is not used: it sets how AI captains and ai:ai teams play, and no team "
+             "has an AI captain")
     needs_ai = any(k != "auto" and "ai" in k.split(":") for k in kinds.values())
     if needs_ai:
         download.offer(args.sources)   # once, in a terminal, when there is no dataset yet
     try:
-        # The model of people reads every matrix: it reads a person's hints, and the captain plans
-        # for it, but at a level whose captain plans for its own twin.
-        twins = level is not None and LEVELS[level].twin
-        for_people = any(k != "auto" and not (k == "ai:ai" and twins) for k in kinds.values())
-        ai = load_ai(args, partners=for_people) if needs_ai else None
+        ai = load_ai(args) if needs_ai else None
     except (OSError, ValueError, RuntimeError) as error:   # a bad flag or a missing model
         warn(f"cannot build the AI: {error}")
         return 2
