@@ -137,13 +137,13 @@ class Level:
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("easy", max_count=1, chance=0.0, spread=8.0, your_captain=ONE_CLEAR_CARD,
-          theirs="gives one card a hint; its guesses often go astray",
+          theirs="gives one card a hint, and its guesses often go astray",
           yours="gives one clear card a hint"),
     Level("normal", max_count=2, chance=0.0, spread=2.0,
-          theirs="gives up to two cards a hint; guesses as a person might, at times astray",
+          theirs="gives up to two cards a hint, guessing as a person might, at times astray",
           yours="plays whole"),
     Level("hard", max_count=2, chance=0.0, spread=1.25,
-          theirs="gives up to two cards a hint; guesses nearly as a person does",
+          theirs="gives up to two cards a hint, guessing nearly as a person does",
           yours="plays whole"),
 )}
 DEFAULT_LEVEL = "normal"
