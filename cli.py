@@ -44,12 +44,9 @@ def add_ai_arguments(p: argparse.ArgumentParser) -> None:
                     help=f"AI agent strategy: {', '.join(sorted(AGENTS))}")
 
 
-def load_ai(args: argparse.Namespace, board_words: Sequence[str] = (), partners: bool = True) -> AI:
-    """The AI players' weights and strategies, as the flags choose them.
-
-    `partners=False` when every AI captain plans for its own twin agent and no person's hint is
-    read: the other matrices, which the model of people reads, are then not loaded.
-    """
+def load_ai(args: argparse.Namespace, board_words: Sequence[str] = ()) -> AI:
+    """The AI players' weights and strategies, as the flags choose them: with the expected
+    captain, the other matrices too, which the model of people reads."""
     import datasets
 
     settings = datasets.Settings(sources=args.sources, sbert_model=args.sbert_model, rebuild=args.rebuild,
@@ -58,7 +55,7 @@ def load_ai(args: argparse.Namespace, board_words: Sequence[str] = (), partners:
     captain = args.captain or DEFAULT_CAPTAIN
 
     def load(name: str | None, settings: datasets.Settings) -> tuple:
-        if partners and captain == ExpectedCaptain.name:   # the one strategy that checks partners
+        if captain == ExpectedCaptain.name:   # the one strategy that checks partners
             return datasets.load_with_partners(name, settings)
         return datasets.load_weights(name, settings), []
 

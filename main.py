@@ -49,8 +49,8 @@ def parser() -> argparse.ArgumentParser:
         teams.add_argument(f"--{color.value}", metavar="TEAM", type=composition,
                            help=f"{color.value} team: {', '.join(map(str, COMPOSITIONS))} (captain:agent)")
     p.add_argument("--level", choices=list(LEVELS), default=None,
-                   help="how strongly ai:ai teams play: " + "; ".join(
-                       f"{level.name}: {level.about}" for level in LEVELS.values()))
+                   help="how the AI plays, for your side and for the opponent (an ai:ai team). "
+                        + ". ".join(level.help() for level in LEVELS.values()) + ".")
     p.add_argument("--seed", type=parse_seed, help="make the board, key and AI sampling reproducible")
     p.add_argument("--words", type=Path, metavar="FILE",
                    help=f"play with another list of card words (default {BOARD_WORDS_PATH.name})")

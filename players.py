@@ -148,7 +148,7 @@ class Composition:
 
     @property
     def all_ai(self) -> bool:
-        """The AI in both roles: the only team a level weakens."""
+        """The AI in both roles: the team whose agent a level weakens too."""
         return self.seats == (Seat.AI, Seat.AI)
 
 
@@ -158,13 +158,14 @@ COMPOSITIONS = tuple(Composition(captain, agent) for captain in Seat for agent i
 
 def make_team(color: Color, composition: Composition, ai: AI | None, terminal: Terminal,
               level: str | None = None) -> Team | AutoTeam:
-    """The players of one team; a `level` weakens an ai:ai team (people play with the AI whole)."""
+    """The players of one team; a `level` sets how its AI captain plays, for a person who guesses
+    (ai:human: easy gives one card at a time) or as the opponent (ai:ai, its agent too)."""
     if composition.auto:
         return AutoTeam(color)
-    twin = composition.agent is Seat.AI   # the AI captain then knows how its agent reads a hint
-    strength = LEVELS[level] if level and composition.all_ai else None
+    strength = LEVELS[level] if level and composition.captain is Seat.AI else None
+    for_you = composition.agent is Seat.HUMAN
     captain = (HumanCaptain(terminal) if composition.captain is Seat.HUMAN
-               else AICaptain(ai.captain(twin, level=strength)))
+               else AICaptain(ai.captain(not for_you, level=strength, for_you=for_you)))
     if composition.agent is Seat.HUMAN:
         agent = HumanAgent(terminal)
     else:   # a person's clues are read by the model of people (models/people.py)

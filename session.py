@@ -31,7 +31,7 @@ DEFAULT_TEAMS = {RED: Composition(Seat.AI, Seat.HUMAN), BLUE: Composition(Seat.A
 
 @dataclass(frozen=True)
 class Lineup:
-    """Who plays each colour, and how strongly the ai:ai teams play (None: no team is ai:ai)."""
+    """Who plays each colour, and how the AI captains play (None: no team has an AI captain)."""
 
     teams: dict[Color, Composition]
     level: str | None = None
@@ -44,13 +44,6 @@ class Lineup:
     @property
     def needs_ai(self) -> bool:
         return any(c.ai for c in self.teams.values())
-
-    @property
-    def for_people(self) -> bool:
-        """Whether the AI needs its model of people: it reads a person's hints, and the captain
-        plans for it, but at a level whose captain plans for its own twin."""
-        twins = self.level is not None and LEVELS[self.level].twin
-        return any(not c.auto and not (c.all_ai and twins) for c in self.teams.values())
 
     def captains(self, seat: Seat) -> set[Color]:
         """The colours whose captain plays from `seat`."""
@@ -87,7 +80,7 @@ def ask_composition(color: Color) -> Composition:
 
 
 def ask_level() -> str:
-    """Ask how strongly the AI teams play."""
+    """Ask how the AI plays: your own AI captain, and the opponent's team."""
     choices = " / ".join(LEVELS)
     while True:
         choice = ask_line(f"AI level ({choices}) [{DEFAULT_LEVEL}]> ")
@@ -97,7 +90,7 @@ def ask_level() -> str:
             return choice or DEFAULT_LEVEL
         if choice not in ("help", "?"):
             print(f"unknown level {choice!r}: choose one of {', '.join(LEVELS)}")
-        print("\n".join(f"{level.name}: {level.about}" for level in LEVELS.values()))
+        print("\n".join(level.help() for level in LEVELS.values()))
 
 
 def again() -> bool:
@@ -118,10 +111,12 @@ def who_plays(args: argparse.Namespace) -> Lineup:
     teams = {RED: args.red or ask_composition(RED), BLUE: args.blue or ask_composition(BLUE)}
     people = any(c.people for c in teams.values())
     level = args.level
-    if level is None and any(c.all_ai for c in teams.values()):
+    ai_captains = any(c.captain is Seat.AI for c in teams.values())   # what a level sets
+    if level is None and ai_captains:
         level = ask_level() if prompted and people else DEFAULT_LEVEL
-    elif level is not None and not any(c.all_ai for c in teams.values()):
-        warn(f"--level {level} is not used: it sets how ai:ai teams play, and no team is ai:ai")
+    elif level is not None and not ai_captains:
+        warn(f"--level {level} is not used: it sets how AI captains and ai:ai teams play, and no team "
+             "has an AI captain")
         level = None
     return Lineup(teams, level)
 
@@ -135,7 +130,7 @@ def play(args: argparse.Namespace) -> int:
     if lineup.needs_ai:
         download.offer(args.sources)   # once, in a terminal, when there is no dataset yet
     try:
-        ai = load_ai(args, partners=lineup.for_people) if lineup.needs_ai else None
+        ai = load_ai(args) if lineup.needs_ai else None
     except (OSError, ValueError, RuntimeError) as error:   # a bad flag or a missing model
         warn(f"cannot build the AI: {error}")
         return 2

@@ -3,9 +3,9 @@
 A level is set by how often a person's side beats it, not by how it fares against the AI. The
 person's seat is played by models of people, in real two-team games (`players.Game`):
 
-- `ai:human`, the person guesses: the game's captain (planning for a person, as it does for you)
-  with a guesser fitted to people's play (evaluation/human_models.py, `PERSON_GUESSER`), its
-  picks sampled from its chances, not its best card;
+- `ai:human`, the person guesses: the game's captain (planning for a person, as it does for you,
+  at the level's count for your side) with a guesser fitted to people's play
+  (evaluation/human_models.py, `PERSON_GUESSER`), its picks sampled from its chances, not its best card;
 - `human:ai`, the person gives the hints: no model of people's clues is fitted, so the game's
   captain planning for a person stands in for the person, and the AI's people agent reads, as
   it reads a person's clues in the game.
@@ -30,11 +30,12 @@ AUTO = "auto"
 TARGETS = {"easy": 0.75, "normal": 0.50, "hard": 0.25, AUTO: 0.85}   # the person's side's win rate
 
 
-def person_side(ai, seat: str, guesser) -> tuple:
-    """(captain, agent) models playing a person's team: `guesser` is the person guessing
-    (`ai:human`); for `human:ai` the AI's captain planning for a person stands in for them."""
+def person_side(ai, seat: str, guesser, level=None) -> tuple:
+    """(captain, agent) models playing a person's team at a `level` (main.make_team): `guesser` is
+    the person guessing (`ai:human`) the hints of your AI captain; for `human:ai` the AI's captain
+    planning for a person, whole, stands in for them."""
     if seat == "ai:human":
-        return ai.captain(), guesser
+        return ai.captain(level=level, for_you=True), guesser
     if seat == "human:ai":
         return ai.captain(), ai.people_agent()
     raise ValueError(f"unknown seat {seat!r}: choose one of {', '.join(SEATS)}")
@@ -69,13 +70,14 @@ def run_levels(seeds: Sequence[int], words: Sequence[str], ai, levels: dict, gue
                   unit="game", mininterval=1.0, dynamic_ncols=True) as bar:
         for name, level in opponents.items():
             row = {"opponent": name, "target": TARGETS.get(name),
-                   "about": "turns over one of its own cards a turn" if level is None else level.about,
+                   "about": "turns over one of its own cards a turn" if level is None else level.theirs,
+                   "yours": "plays whole" if level is None else level.yours,
                    **({} if level is None else solo(seeds, words, ai, level))}
             for seat in seats:
                 duels = []
                 for seed in seeds:
                     for color in (Color.RED, Color.BLUE):
-                        duels.append(play_duel(seed, words, person_side(ai, seat, guesser),
+                        duels.append(play_duel(seed, words, person_side(ai, seat, guesser, level),
                                                opponent(ai, level), color))
                         bar.update()
                 row[seat] = summarize_duels(duels)
@@ -94,9 +96,9 @@ def levels_markdown(rows: list[dict], command: str) -> str:
              "(no model of people's clues is fitted), with the AI's people agent reading. Alone: the "
              "hints a level's `ai:ai` team takes to find all its cards (on the games it wins), and how "
              "often it wins with no opponent (a loss: the assassin).\n"]
-    lines += table(["opponent", "what it does", "hints to win alone", "wins alone",
+    lines += table(["opponent", "what it does", "your AI captain", "hints to win alone", "wins alone",
                     *(f"{SEATS[s]} (`{s}`): your side wins" for s in seats), "target"],
-                   [[r["opponent"], r["about"],
+                   [[r["opponent"], r["about"], r["yours"],
                      fmt(r.get("hints_to_win"), "mean"), fmt(r.get("solo_win_rate"), "rate"),
                      *(fmt(r[s]["win_rate"], "rate") for s in seats),
                      f"{100 * r['target']:.0f}%" + (" or more" if r["opponent"] == AUTO else "")]

@@ -4,11 +4,11 @@ the levels it plays at."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from models.agents import Agent, GreedyAgent, ThresholdAgent
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain
-from models.expected import FOR_PEOPLE, ExpectedCaptain
+from models.expected import FOR_PEOPLE, CaptainSettings, ExpectedCaptain
 from models.people import PeopleAgent, PeopleModel, PeopleReading
 from models.sight import Sight
 from models.weights import Weights
@@ -28,7 +28,7 @@ class AI:
 
     `partners` are other initializers' weights; with `weights` they are what the model of
     people reads (`people`), the partner the captain plans for. A captain whose agent is this
-    AI's own (`twin`: an ai:ai team with no level, a level with `twin`) plans for that agent alone.
+    AI's own (`twin`: an ai:ai team with no level, as in the bench's self-play) plans for that agent alone.
     `plans_for` replaces the person with these matrices (none: the twin): the bench's captain
     for a partner it knows only by them. `captain_options` and `agent_options` are the
     strategies' own keyword parameters (the bench's `cumsum:gap=3`).
@@ -47,25 +47,30 @@ class AI:
             if name not in known:
                 raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(known)}")
 
-    def captain(self, twin: bool = False, alone: bool = False, level: Level | None = None) -> Captain:
+    def captain(self, twin: bool = False, alone: bool = False, level: Level | None = None,
+                for_you: bool = False) -> Captain:
         """A captain. It plans for a person: its partner is the model of people (`people`), and
-        it plays `FOR_PEOPLE`. With `twin`, when its agent is this AI's `agent()` (with no level,
-        or at a level that plays twins), it plans for that agent's reading instead; with
-        `plans_for`, for those matrices. `alone` for a team with no opponent (single-team mode);
-        `level` caps its count. Only the expected captain simulates its agent: every other
+        it plays `FOR_PEOPLE`. With `twin`, when its agent is this AI's `agent()` and it plays at
+        no level, it plans for that agent's reading instead; with `plans_for`, for those matrices.
+        `alone` for a team with no opponent (single-team mode). A `level` caps its count: the
+        opponent's (`Level.max_count`); `for_you`, the AI captain whose hints a person guesses
+        plays the level's `your_captain`. Only the expected captain simulates its agent: every other
         strategy reads its own matrix whoever its agent is."""
-        twin = twin and (level is None or level.twin)
         strategy = CAPTAINS[self.captain_strategy]
         options = dict(self.captain_options)
-        if level is not None:
+        settings = FOR_PEOPLE
+        if level is not None and not for_you:
             options["max_count"] = level.max_count
-        if twin or not issubclass(strategy, ExpectedCaptain):
+        elif level is not None and level.your_captain is not None:
+            settings = level.your_captain
+            options["max_count"] = settings.max_count
+        if (twin and level is None) or not issubclass(strategy, ExpectedCaptain):
             return strategy(self.weights, alone=alone, **options)
         if self.plans_for is not None:
             return strategy(self.weights, self.plans_for, alone, **options)
         reading = PeopleReading(self.weights, self.people)
-        options["max_count"] = min(options.get("max_count", FOR_PEOPLE.max_count), FOR_PEOPLE.max_count)
-        return strategy(reading, [reading], alone, settings=FOR_PEOPLE, sight=self.sight, **options)
+        options["max_count"] = min(options.get("max_count", settings.max_count), settings.max_count)
+        return strategy(reading, [reading], alone, settings=settings, sight=self.sight, **options)
 
     @functools.cached_property
     def sight(self) -> Sight:
@@ -91,7 +96,7 @@ class AI:
         options = dict(self.agent_options)
         if level is not None:
             options["chance"] = level.chance
-        if level is not None and not level.twin and self.agent_strategy == DEFAULT_AGENT:
+        if level is not None and self.agent_strategy == DEFAULT_AGENT:
             agent: Agent = PeopleAgent(self.weights, self.partners, model=self.people, **options)
         else:
             agent = AGENTS[self.agent_strategy](self.weights, self.partners, **options)
@@ -100,30 +105,45 @@ class AI:
         return agent
 
 
+# Your own AI captain at easy: one card a hint. It simulates the model of people at its own
+# chances and aims only where every reading puts the card first (models/sight.py), so the card is
+# the one people pick first, by a wide margin (docs/ai.md, the twin).
+ONE_CLEAR_CARD = replace(FOR_PEOPLE, max_count=1)
+
+
 @dataclass(frozen=True)
 class Level:
-    """How strongly an AI team plays: its captain's largest count, whether the captain knows how
-    its own agent reads (`twin`), how often the agent takes its best card (`chance`), and how far
-    its other picks stray (`spread`). A level never changes the words its captain may use.
+    """How the AI plays at a level, on each side of the table. The opponent (an `ai:ai` team): its
+    captain's largest count (`max_count`), how often its agent takes its best card (`chance`) and
+    how far its other picks stray (`spread`). Your side: how the AI captain whose hints you guess
+    plays (`your_captain`). A level never changes the words a captain may use.
 
-    The values are set so that a model of people in the person's seat wins about 75% at easy,
-    50% at normal and 25% at hard (`python main.py bench --levels`, reports/levels.md, decision
-    0036)."""
+    The opponent's values are set so that a model of people in the person's seat wins about 75%
+    at easy, 50% at normal and 25% at hard (`python main.py bench --levels`, reports/levels.md,
+    decision 0036)."""
 
     name: str
     max_count: int
-    twin: bool
     chance: float
     spread: float   # its other picks: its reading's chances, flattened by this factor (1: as they are)
-    about: str      # what a player meets at this level
+    theirs: str     # what the opponent does at this level
+    yours: str      # what your own AI captain does at this level
+    your_captain: CaptainSettings | None = None   # None: it plays whole
+
+    def help(self) -> str:
+        """What this level changes, for your side and for the opponent, on one line."""
+        return f"{self.name}: your AI captain {self.yours}; the opponent {self.theirs}"
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("easy", max_count=1, twin=False, chance=0.0, spread=8.0,
-          about="one card a hint, and its guesses often go astray"),
-    Level("normal", max_count=2, twin=False, chance=0.0, spread=2.0,
-          about="up to two cards a hint, guessed as a person might, at times astray"),
-    Level("hard", max_count=2, twin=False, chance=0.0, spread=1.25,
-          about="up to two cards a hint, guessed nearly as a person does"),
+    Level("easy", max_count=1, chance=0.0, spread=8.0, your_captain=ONE_CLEAR_CARD,
+          theirs="gives one card a hint, and its guesses often go astray",
+          yours="gives one clear card a hint"),
+    Level("normal", max_count=2, chance=0.0, spread=2.0,
+          theirs="gives up to two cards a hint, guessing as a person might, at times astray",
+          yours="plays whole"),
+    Level("hard", max_count=2, chance=0.0, spread=1.25,
+          theirs="gives up to two cards a hint, guessing nearly as a person does",
+          yours="plays whole"),
 )}
 DEFAULT_LEVEL = "normal"

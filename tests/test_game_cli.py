@@ -64,7 +64,7 @@ def test_the_team_prompt_says_what_captain_agent_means_and_enter_starts_a_person
     assert "AI level (easy / normal / hard) [normal]> " in out
     assert "red agent, guess" in out and "(captain's view)" not in out
     record = json.loads(log.read_text())
-    assert record["teams"] == {"red": "ai:human", "blue": "ai:ai (normal)"}
+    assert record["teams"] == {"red": "ai:human (normal)", "blue": "ai:ai (normal)"}
     assert record["reason"] == "abandoned: the input closed" and record["seed"] == 3
 
 
@@ -259,10 +259,11 @@ def test_play_again_asks_again_on_an_answer_that_is_not_yes_or_no(monkeypatch, c
     assert ("Type y to play again, or n to stop." in out) is ("maybe" in replies)
 
 
-def test_a_level_without_an_ai_team_says_it_is_not_used():
+def test_a_level_without_an_ai_captain_says_it_is_not_used():
     out, err = assert_clean(run(["--red", "auto", "--blue", "auto", "--level", "hard", "--seed", "1",
                                  "--no-log"], b""))
-    assert err.strip() == "--level hard is not used: it sets how ai:ai teams play, and no team is ai:ai"
+    assert err.strip() == ("--level hard is not used: it sets how AI captains and ai:ai teams play, "
+                           "and no team has an AI captain")
     assert WINNER.search(out)
 
 
@@ -307,9 +308,20 @@ def test_who_plays_reads_the_flags_once_into_a_lineup(capsys):
     from players import Seat
 
     lineup = session.who_plays(main.parser().parse_args(["--red", "human:ai", "--blue", "ai:ai"]))
-    assert lineup.level == "normal" and lineup.people and lineup.needs_ai and lineup.for_people
+    assert lineup.level == "normal" and lineup.people and lineup.needs_ai
     assert lineup.captains(Seat.HUMAN) == {RED} and lineup.agents(Seat.AI) == {RED, BLUE}
     flags = ["--red", "auto", "--blue", "auto", "--level", "hard"]
     alone = session.who_plays(main.parser().parse_args(flags))
     assert alone.level is None and not alone.needs_ai and not alone.people
     assert "--level hard is not used" in capsys.readouterr().err
+
+
+def test_at_easy_the_ai_captain_of_a_person_gives_one_card(tmp_path):
+    # No ai:ai team: the level is for the person's own AI captain. Its first hint, then the input closes.
+    log = tmp_path / "games.jsonl"
+    _, err = assert_clean(run(["--red", "ai:human", "--blue", "auto", "--level", "easy", "--seed", "4",
+                               "--log", str(log)], b""))
+    record = json.loads(log.read_text())
+    assert record["teams"] == {"red": "ai:human (easy)", "blue": "auto"} and "not used" not in err
+    hints = [turn["hint"] for turn in record["turns"] if turn["team"] == "red"]
+    assert len(hints) == 1 and hints[0][1] == 1, hints

@@ -1,20 +1,24 @@
-"""The game's levels: a level changes how the opponent plays, never the words it may use; the
-levels' measurement against a model of people plays real games."""
+"""The game's levels: a level changes how the opponent plays and, at easy, how your own AI captain
+does, never the words either may use; the levels' measurement against a model of people plays real
+games."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import dealt_board
+from helpers import ROOT, dealt_board
 
 import bench
-from board import RED
+import main
+from board import RED, Board
 from common import board_words, hint_words
 from evaluation.games import TEST_OFFSET
 from evaluation.human_models import FittedGuesser, StrangerFeatures
 from evaluation.levels import AUTO, SEATS, TARGETS, levels_markdown, run_levels
 from foreign.vectors import Vectors, unit
 from model import AI, LEVELS, Hint, Weights, zipf
+from models.people import PeopleAgent
+from renderer import ConsoleTerminal, Renderer
 
 
 def banded(board_seed: int) -> tuple[Weights, object, np.ndarray]:
@@ -60,6 +64,64 @@ def test_an_easier_level_strays_from_its_best_card_more_often():
 
     shares = [best_share(LEVELS[name]) for name in ("easy", "normal", "hard")]
     assert shares[0] < shares[1] < shares[2] or shares[0] < shares[1] == shares[2] == 1.0, shares
+
+
+def your_hints(ai: AI, level: str, boards: range, hints_a_board: int = 4) -> list[tuple]:
+    """The hints the AI captain of a person's team (main.make_team's `ai:human`) gives at `level`,
+    each board played down by its targets: (hint, the model of people's chances of the face-down
+    cards, the target's index among them)."""
+    given = []
+    for seed in boards:
+        board = dealt_board(seed)
+        ai.weights.add_words(board.words)
+        team = main.make_team(board.starting_team, "ai:human", ai, ConsoleTerminal(Renderer()), level)
+        play, said = Board.from_key(board.words, board.key), []
+        for _ in range(hints_a_board):
+            choice = team.captain.model.give_hint(play, team.color, said)
+            words = play.unrevealed_words()
+            chances = PeopleAgent.chances(ai.people_agent().weights.hint_row(choice.hint.word, words))
+            given.append((choice.hint, chances, words.index(choice.targets[0])))
+            said.append(choice.hint.word)
+            for word in choice.targets:
+                play.reveal(word, team.color)
+    return given
+
+
+@pytest.fixture(scope="module")
+def embedded_ai() -> AI:
+    """The AI as a fresh clone plays it: SBERT alone, the model of people on it."""
+    import datasets
+
+    return AI(datasets.load_weights("sbert", words=board_words()))
+
+
+def test_at_easy_your_own_ai_captain_gives_one_clear_card_at_a_time(embedded_ai):
+    boards = range(TEST_OFFSET, TEST_OFFSET + 6)
+    easy = your_hints(embedded_ai, "easy", boards)
+    assert len(easy) == 24 and {hint.count for hint, _, _ in easy} == {1}, [h for h, _, _ in easy]
+    for hint, chances, target in easy:   # the card people pick first, likelier than all others together
+        assert chances.argmax() == target and chances[target] > 0.5, (hint, chances.max(), chances[target])
+    # At normal your captain plays whole: on the same boards it asks for more cards at times.
+    assert max(hint.count for hint, _, _ in your_hints(embedded_ai, "normal", boards)) >= 2
+
+
+def test_the_level_help_says_what_each_level_changes_for_your_side_and_for_the_opponent(monkeypatch, capsys):
+    lines = [level.help() for level in LEVELS.values()]
+    for level, line in zip(LEVELS.values(), lines, strict=True):
+        assert line == f"{level.name}: your AI captain {level.yours}; the opponent {level.theirs}"
+    assert LEVELS["easy"].yours != LEVELS["normal"].yours       # easy changes your side too
+    assert len({level.theirs for level in LEVELS.values()}) == len(LEVELS)
+    flat = " ".join(main.parser().format_help().split())       # --help
+    assert all(line in flat for line in lines), flat
+    replies = iter(["help", "easy"])                           # the prompt's help
+    monkeypatch.setattr(main, "ask_line", lambda question: next(replies))
+    assert main.ask_level() == "easy"
+    out = capsys.readouterr().out
+    assert all(line in out for line in lines), out
+    readme = (ROOT / "README.md").read_text()                  # the README's Levels table
+    for level in LEVELS.values():
+        row = next(line for line in readme.splitlines() if line.startswith(f"| {level.name} |"))
+        assert level.yours in row and level.theirs in row, row
 
 
 class Hashed(Vectors):

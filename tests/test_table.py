@@ -32,6 +32,51 @@ def test_the_list_is_better_profanitys_with_everyday_words_let_through_and_the_m
         assert fit_for_table(word), word
 
 
+# The captain's hints on held-out boards that issue 45 found unfit, and what the criteria at the top
+# of data/table_unfit_en.txt say of other words: a sample of each, everyday words beside them.
+GIVEN_ON_HELD_OUT_BOARDS = ("racist", "terror", "insane", "crazy", "violent", "indigenous")
+UNFIT_BY_CRITERION = {
+    "hate and identity": ("racism", "racists", "sexist", "bigot", "ethnic", "tribe", "tribal",
+                          "aboriginal", "immigrant", "refugee", "homeless"),
+    "slurs about minds and bodies": ("lunatic", "maniac", "madman", "dumb", "insanity", "moron",
+                                     "cripple", "autism"),
+    "violence and terror": ("terrorism", "violence", "massacre", "atrocity", "bombing", "gunman",
+                            "strangle", "assassination", "torture", "killing"),
+    "crime and abuse": ("abuse", "kidnap", "kidnapping", "hostage", "harassment", "stalker"),
+    "drugs": ("cocaine", "heroin", "marijuana", "overdose", "stoner", "dope"),
+    "death and gore": ("gore", "suicide", "miscarriage"),
+    "illness": ("cancer", "dementia"),
+    "sex and bodily fluids": ("pervert", "hookup", "saliva", "incest"),
+}
+FIT_BY_CRITERION = {
+    "everyday words": ("bank", "ocean", "class", "fire", "crack", "coke", "drug", "pot", "organ", "race"),
+    "weapons, war and the fights of stories": ("gun", "knife", "sword", "bomb", "missile", "war", "battle",
+                                               "shot", "shooting", "stab", "assassin", "army"),
+    "crimes of detective stories": ("theft", "robbery", "prison", "poison", "mafia", "fraud", "thief"),
+    "death as a fact of stories": ("death", "dead", "grave", "coffin", "corpse", "skull", "ghost", "funeral"),
+    "drinks and medicine": ("rum", "vodka", "beer", "wine", "tobacco", "medicine", "pill"),
+    "not names of people by who they are": ("native", "church", "pope", "catholic", "prejudice",
+                                            "discrimination", "black", "white"),
+    "not slurs": ("mad", "nuts", "silly", "fool", "lame", "blind", "deaf", "mental", "breast", "spit"),
+    "illness that is not a family's fear": ("plague", "flu", "fever"),
+}
+
+
+def test_the_words_the_captain_gave_on_held_out_boards_and_their_like_are_refused():
+    for word in GIVEN_ON_HELD_OUT_BOARDS:
+        assert word in hint_words() and not fit_for_table(word), word
+        assert not profanity_words() & lemmas(word), word     # better-profanity alone missed them
+    for criterion, words in UNFIT_BY_CRITERION.items():
+        assert not [w for w in words if fit_for_table(w)], criterion
+
+
+def test_everyday_words_stay_fit_as_the_criteria_say():
+    for criterion, words in FIT_BY_CRITERION.items():
+        assert [w for w in words if fit_for_table(w)] == list(words), criterion
+    vocabulary = hint_words()
+    assert sum(fit_for_table(h) for h in vocabulary) > 0.97 * len(vocabulary)   # still rich
+
+
 def test_a_person_may_still_give_an_unfit_hint():
     board = dealt_board(1)
     assert hint_problem("saliva", board) is None
@@ -44,6 +89,7 @@ def test_no_legal_hint_on_the_bench_boards_is_unfit():
     hints = hint_words()
     listed = np.array([unfit(h) for h in hints])
     assert listed.sum() > 100                              # the vocabulary holds such words
+    assert listed[[hints.index(w) for w in GIVEN_ON_HELD_OUT_BOARDS]].all()
     words = board_words()
     legal_unfit = set()
     for seed in range(TEST_OFFSET, TEST_OFFSET + 400):
@@ -95,17 +141,19 @@ def test_a_whole_game_of_ai_hints_holds_no_unfit_word():
 
 @pytest.mark.slow
 def test_ten_thousand_real_hints_on_the_bench_boards_hold_no_unfit_word():
-    """The AI as it plays (SBERT, the default captain and the reference one): 10,000 hints drawn
-    on bench boards, each board played down by the captain's own targets, hint after hint."""
+    """The AI as it plays (SBERT, the game's captain for a person, the default captain for its twin
+    and the reference one): 10,000 hints drawn on bench boards, each board played down by the
+    captain's own targets, hint after hint; none is unfit, none is one issue 45 found."""
     import datasets
 
     weights = datasets.load_weights("sbert", words=board_words())
     ai = AI(weights)
     drawn: list[str] = []
     seed = TEST_OFFSET
+    reference = AI(weights, captain_strategy="cumsum")
     while len(drawn) < 10_000:
         board = dealt_board(seed)
-        for captain in (ai.captain(twin=True), AI(weights, captain_strategy="cumsum").captain()):
+        for captain in (ai.captain(), ai.captain(twin=True), reference.captain()):
             team, given = board.starting_team, []
             play = Board.from_key(board.words, board.key)
             while play.remaining(team) and len(given) < 12:
@@ -115,4 +163,4 @@ def test_ten_thousand_real_hints_on_the_bench_boards_hold_no_unfit_word():
                     play.reveal(word, team)
             drawn += given
         seed += 1
-    assert not [h for h in drawn if unfit(h)]
+    assert not [h for h in drawn if unfit(h)] and not set(drawn) & set(GIVEN_ON_HELD_OUT_BOARDS)
