@@ -311,7 +311,7 @@ def test_a_team_alone_asks_for_more_cards_as_a_miss_costs_it_nothing():
     # "ocean" reads three red and three blue cards alike. Racing blue, a blue card costs a turn
     # and brings blue nearer its win, so the captain asks for one; alone (single-team mode, as
     # in the Codenames AI Competition) a miss only ends the turn, so it asks for as many as a
-    # person is asked for (FOR_PEOPLE: two).
+    # person is asked for (FOR_PEOPLE: three).
     words = [*SEA[:3], "sand", "coral", "reef", *(f"card{letter}" for letter in "abcdefghijklmnopqrs")]
     matrix = np.full((1, len(words)), 0.05, dtype=np.float32)
     matrix[0, :6] = 0.9
@@ -320,7 +320,7 @@ def test_a_team_alone_asks_for_more_cards_as_a_miss_costs_it_nothing():
     request = {"op": "clue", "board": words, "key": [c.value for c in key], "team": "red"}
     assert bot.handle(request)["count"] == 1
     assert bot.handle({**request, "alone": False})["count"] == 1
-    assert bot.handle({**request, "alone": True})["count"] == FOR_PEOPLE.max_count == 2
+    assert bot.handle({**request, "alone": True})["count"] == FOR_PEOPLE.max_count == 3
 
 
 DEEP = {
