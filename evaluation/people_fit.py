@@ -34,7 +34,7 @@ L2_GRID = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 FOLDS = 10
 SIGNALS = {"targets": 1.0, "picks": 1.0}   # the givers' targets and the guessers' clicks, weighed alike
 # A phrase or a compound with the clue is a person's first thought (FIRE → ENGINE): its weight is
-# at least this, whatever the few phrase turns of the record say (the phrase probe, 0038).
+# at least this, whatever the few phrase turns of the record say (the phrase probe, 0040).
 FLOORS = {"phrases": 3.0}
 
 # The variants fitted, richest first: the first whose matrices are all at hand plays.

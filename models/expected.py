@@ -50,7 +50,7 @@ class CaptainSettings:
 # again at a missed set of cards is passed over for the next best, `MOVE_ON_TRIES` times at most.
 GIVE_UP_AFTER, MAX_AIMS, MOVE_ON_TRIES = 2, 3, 4
 
-# The captain that plans for a person (docs/decisions/0038-hints-a-person-sees.md): its partner
+# The captain that plans for a person (docs/decisions/0040-hints-a-person-sees.md): its partner
 # is the model of people read at its fitted softmax (calibrated, not sharper), and it asks for
 # three cards at most, when every reading a person may take sees all three (models/sight.py).
 FOR_PEOPLE = CaptainSettings(max_count=3, temperature=0.02)
