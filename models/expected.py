@@ -229,6 +229,7 @@ class ExpectedCaptain(Captain):
     def score(self, situation: Situation, board: Board) -> np.ndarray:
         table = np.full((len(situation.legal), self.depth(situation)), -np.inf)
         self.reached = np.zeros(len(situation.legal))   # per hint: the count all readers reach
+        self.seen = np.ones(table.shape, dtype=bool)    # per hint and count: a person sees it (`sight`)
         own = self.shortlist(situation, board)
         self.simulate(situation, board, own, table)
         if len(self.partners) > 1 and table.max() < self.widen_below:
@@ -239,10 +240,14 @@ class ExpectedCaptain(Captain):
 
     def agreed(self, table: np.ndarray) -> np.ndarray:
         """The table without the counts that some reader speaking on the hint does not reach
-        (`reached`); unchanged when that leaves no hint, as a hint must still be given."""
+        (`reached`) or a person would not see (`seen`); failing that, without those a person
+        would not see; unchanged when that leaves no hint, as a hint must still be given."""
         k = np.arange(1, table.shape[1] + 1)
-        kept = np.where(k <= self.reached[:, None], table, -np.inf)
-        return kept if np.isfinite(kept).any() else table
+        for keep in ((k <= self.reached[:, None]) & self.seen, self.seen):
+            kept = np.where(keep, table, -np.inf)
+            if np.isfinite(kept).any():
+                return kept
+        return table
 
     def simulate(self, situation: Situation, board: Board, chosen: np.ndarray,
                  table: np.ndarray) -> None:
@@ -266,24 +271,27 @@ class ExpectedCaptain(Captain):
                          - self.assassin_price(situation) * risk * danger)
         self.reached[chosen] = np.where(speaks | ~speaks.any(axis=0), sure, np.inf).min(axis=0)
         if self.sight:
-            self.reached[chosen] = np.minimum(self.reached[chosen], self.seen(situation, chosen))
+            self.seen[chosen] = self.counts_seen(situation, chosen)[:, :table.shape[1]]
 
-    def seen(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
-        """For each chosen hint, how many own cards a person sees whichever way they read it
-        (`Sight.reach`, the model of people's order), and none past a card missed twice: that
-        one only as the single card of a hint that every reading, the model's too, ranks first."""
+    def counts_seen(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
+        """For each chosen hint and count, whether a person sees its targets whichever way they
+        read it (`Sight.counts`, in the model of people's order); a card missed twice only as
+        the single card of a hint that every reading, the model's too, ranks first."""
         own = situation.own
         people = situation.weights[chosen]
         order = np.argsort(-people[:, own], axis=1, kind="stable")
-        reach = self.sight.reach(situation.words, chosen, order, own).astype(float)
+        seen = self.sight.counts(situation.words, chosen, order, own, self.losing(situation),
+                                 self.assassin_gap)
         doubtful = np.array([self.tries.get(w, 0) >= GIVE_UP_AFTER for w in situation.words])[own]
         if not doubtful.any():
-            return reach
+            return seen
         ranked = doubtful[order]                                          # (n, own cards)
         before = np.where(ranked.any(axis=1), ranked.argmax(axis=1), ranked.shape[1])
         top = np.flatnonzero(own)[order[:, 0]]
         clear = (people.argmax(axis=1) == top) & self.sight.first(situation.words, chosen, top)
-        return np.minimum(reach, np.where(before == 0, clear.astype(float), before))
+        k = np.arange(1, seen.shape[1] + 1)
+        alone = (k == 1) & clear[:, None]
+        return seen & np.where(before[:, None] == 0, alone, k <= before[:, None])
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
         """The best hint that does not aim again at a set of cards its agent missed (but in the

@@ -72,26 +72,41 @@ class Sight:
                               all(m.knows_every_hint for m in members)))
         return out
 
-    def reach(self, words: Sequence[str], hints: np.ndarray, order: np.ndarray,
-              own: np.ndarray) -> np.ndarray:
-        """For each of the `hints` (indices), how many of its own cards, taken in `order` (hints ×
-        own cards, the person's likeliest first), every family sees above every other card; a
-        hint that leaves a lure (a card not its own making a phrase with it) reaches none."""
-        reached = np.full(len(hints), int(own.sum()))
+    def counts(self, words: Sequence[str], hints: np.ndarray, order: np.ndarray,
+               own: np.ndarray, losing: np.ndarray | None = None, gap: int = 0) -> np.ndarray:
+        """For each of the `hints` (indices) and each count k, whether a person sees its first k
+        own cards, taken in `order` (hints × own cards, the person's likeliest first), whichever
+        way they read it: hints × own cards, True where every family that speaks puts those k
+        above every other card, its other own cards too. A card outside the k that makes a
+        phrase with the hint is a lure; and no count is seen when some family puts a card that
+        loses (`losing`) among its `gap` strongest other cards: a person who strays once may meet it."""
+        seen = np.ones(order.shape, dtype=bool)
         if not own.any():
-            return reached
+            return seen
         for family in self.families(words, hints):
-            ranked = np.take_along_axis(family.reading[:, own], order, axis=1)
-            weakest = np.minimum.accumulate(ranked, axis=1)
-            other = family.reading[:, ~own].max(axis=1, keepdims=True) if (~own).any() \
+            ranked = np.take_along_axis(family.reading[:, own], order, axis=1)       # (n, own)
+            outside = family.reading[:, ~own].max(axis=1, keepdims=True) if (~own).any() \
                 else np.full((len(hints), 1), -np.inf)
-            if family.name == PHRASES:   # any phrase with another card is a lure, whatever the count
-                seen = np.where(other[:, 0] > PHRASE_LINK, 0, ranked.shape[1])
+            beyond = np.maximum.accumulate(ranked[:, ::-1], axis=1)[:, ::-1]         # from k on
+            rest = np.maximum(outside, np.pad(beyond[:, 1:], ((0, 0), (0, 1)), constant_values=-np.inf))
+            if family.name == PHRASES:
+                sees = rest <= PHRASE_LINK
             else:
-                above = weakest > other if family.dense else weakest >= other
-                seen = above.sum(axis=1)
-            reached = np.minimum(reached, np.where(family.speaks, seen, reached))
-        return reached
+                weakest = np.minimum.accumulate(ranked, axis=1)
+                sees = weakest > rest if family.dense else weakest >= rest
+            if losing is not None and losing.any() and gap:
+                sees &= ~self.near(family, own, losing, gap)[:, None]
+            seen &= sees | ~family.speaks[:, None]
+        return seen
+
+    @staticmethod
+    def near(family: Family, own: np.ndarray, losing: np.ndarray, gap: int) -> np.ndarray:
+        """Whether a losing card stands among the family's `gap` strongest cards not its own
+        (ties count against it), for each hint."""
+        others = family.reading[:, ~own]
+        worst = family.reading[:, losing].max(axis=1, keepdims=True)
+        rank = (others >= worst).sum(axis=1) - 1          # other cards at least as strong, itself not
+        return (worst[:, 0] > 0) & (rank < min(gap, int((~own).sum()) - 1))
 
     def first(self, words: Sequence[str], hints: np.ndarray, cards: np.ndarray) -> np.ndarray:
         """For each of the `hints` (indices), whether every family that speaks on it ranks its

@@ -32,11 +32,13 @@ def sight(norms: bool = True) -> Sight:
     return Sight(found)
 
 
-def reach(seen: Sight, hint: str, own: list[str]) -> int:
+def reach(seen: Sight, hint: str, own: list[str], losing: list[str] = (), gap: int = 0) -> int:
+    """The largest count a person sees, its targets taken in SBERT's order."""
     mask = np.isin(WORDS, own)
     people = SBERT[[HINTS.index(hint)]][:, mask]
     order = np.argsort(-people, axis=1)
-    return int(seen.reach(WORDS, np.array([HINTS.index(hint)]), order, mask)[0])
+    counts = seen.counts(WORDS, np.array([HINTS.index(hint)]), order, mask, np.isin(WORDS, losing), gap)[0]
+    return int(np.flatnonzero(counts).max() + 1) if counts.any() else 0
 
 
 def test_a_card_one_source_alone_links_is_never_a_target() -> None:
@@ -45,6 +47,20 @@ def test_a_card_one_source_alone_links_is_never_a_target() -> None:
     assert reach(sight(), "sea", ["wave", "fish"]) == 1
     assert sight().sees("sea", WORDS, ["wave", "fish"]) == {"meaning": True, "norms": False}
     assert sight().sees("sea", WORDS, ["wave"]) == {"meaning": True, "norms": True}
+
+
+def test_an_own_card_not_meant_counts_as_any_other_card() -> None:
+    # WAVE, FISH and BANK are own cards; the norms put BANK above FISH, so SEA 2 (WAVE, FISH)
+    # claims a card a person would not take second; SEA 1 and SEA 3 (all three) are seen.
+    mask = np.isin(WORDS, ["wave", "fish", "bank"])
+    order = np.argsort(-SBERT[[0]][:, mask], axis=1)
+    assert sight().counts(WORDS, np.array([0]), order, mask)[0].tolist() == [True, False, True]
+
+
+def test_a_losing_card_near_the_top_of_any_reading_leaves_no_count() -> None:
+    assert reach(sight(norms=False), "sea", ["wave"], losing=["bank"], gap=0) == 1
+    assert reach(sight(norms=False), "sea", ["wave"], losing=["bank"], gap=2) == 0   # BANK second
+    assert reach(sight(norms=False), "sea", ["wave"], losing=["giant"], gap=2) == 1  # no link at all
 
 
 def test_a_silent_family_has_no_say() -> None:
