@@ -52,8 +52,10 @@ GIVE_UP_AFTER, MAX_AIMS, MOVE_ON_TRIES = 2, 3, 4
 
 # The captain that plans for a person (docs/decisions/0040-hints-a-person-sees.md): its partner
 # is the model of people read at its fitted softmax (calibrated, not sharper), and it asks for
-# three cards at most, when every reading a person may take sees all three (models/sight.py).
-FOR_PEOPLE = CaptainSettings(max_count=3, temperature=0.02)
+# three cards at most, when every reading a person may take sees all three (models/sight.py),
+# which also keeps the assassin far from the targets in each (not a rank among the others: a
+# clear hint may have the assassin second of the cards it barely touches).
+FOR_PEOPLE = CaptainSettings(max_count=3, temperature=0.02, assassin_gap=0)
 
 
 # Which source family each matrix reads: matrices of one family are one voice, not several.
@@ -280,8 +282,7 @@ class ExpectedCaptain(Captain):
         own = situation.own
         people = situation.weights[chosen]
         order = np.argsort(-people[:, own], axis=1, kind="stable")
-        seen = self.sight.counts(situation.words, chosen, order, own, self.losing(situation),
-                                 self.assassin_gap)
+        seen = self.sight.counts(situation.words, chosen, order, own, self.losing(situation))
         doubtful = np.array([self.tries.get(w, 0) >= GIVE_UP_AFTER for w in situation.words])[own]
         if not doubtful.any():
             return seen
@@ -373,7 +374,21 @@ class ExpectedCaptain(Captain):
 
         best = np.mean([quick(w) for w in views], axis=0) if views else quick(situation.weights)
         n = min(self.settings.candidates, int(np.isfinite(best).sum()))
-        return np.argpartition(-best, n - 1)[:n] if n else np.array([], dtype=int)
+        chosen = np.argpartition(-best, n - 1)[:n] if n else np.array([], dtype=int)
+        if self.sight and not views:
+            chosen = np.union1d(chosen, self.clearest(situation))
+        return chosen
+
+    def clearest(self, situation: Situation, per_card: int = 5) -> np.ndarray:
+        """For each own card, the legal hints under which the agent most surely takes it first
+        (HAIR for COMB): a clear one-card hint whose margin score the multi-card hints outrank."""
+        own = np.flatnonzero(situation.own)
+        if not len(own):
+            return np.array([], dtype=int)
+        first = softmax(situation.weights / self.temperature, axis=1)[:, own]   # (hints, own)
+        first[~situation.legal] = -1.0
+        n = min(per_card, int(situation.legal.sum()))
+        return np.unique(np.argpartition(-first, n - 1, axis=0)[:n]) if n else np.array([], dtype=int)
 
     def expected(self, situation: Situation, partner: Weights, chosen: np.ndarray,
                  risk: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -27,8 +27,15 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "norms": ("association", "eat"),
     "phrases": ("phrases",),
 }
-PHRASES = "phrases"
+PHRASES, MEANING = "phrases", "meaning"
 PHRASE_LINK = 0.5   # a phrase matrix holds 1 for a phrase or compound, ~0 otherwise
+# A card a hint brings to mind, whatever the board: among the hint's nearest card words in meaning
+# (of the game's ~400), or linked by the norms or a phrase. TOBACCO puts COMB 42nd, EYE puts
+# OCTOPUS 101st, while HAIR puts COMB 2nd and TENNIS puts RACKET 3rd.
+EVOKED_RANK = 20
+# A card that loses the game is too near a target when a family weighs it at this share of the
+# weakest target or more.
+NEAR = 0.75
 
 
 @dataclass(frozen=True)
@@ -44,9 +51,15 @@ class Family:
 class Sight:
     """The families a person may read a hint by, from the matrices at hand."""
 
-    def __init__(self, matrices: Mapping[str, Weights] | Sequence[Weights]):
+    def __init__(self, matrices: Mapping[str, Weights] | Sequence[Weights],
+                 cards: Sequence[str] | None = None):
         if not isinstance(matrices, Mapping):
             matrices = {w.name: w for w in matrices}
+        if cards is None:
+            from common import board_words
+
+            cards = [w.lower() for w in board_words()]
+        self.cards = tuple(cards)   # the card words a hint's nearest are counted among
         self.members = {family: [matrices[name] for name in names if name in matrices]
                         for family, names in FAMILIES.items()}
         self.members = {family: found for family, found in self.members.items() if found}
@@ -54,10 +67,14 @@ class Sight:
     def __bool__(self) -> bool:
         return bool(self.members)
 
-    def families(self, words: Sequence[str], hints: np.ndarray | None = None) -> list[Family]:
-        """Each family's reading of the hints (all of them, or the indices `hints`) on `words`."""
+    def families(self, words: Sequence[str], hints: np.ndarray | None = None,
+                 only: str | None = None) -> list[Family]:
+        """Each family's reading (or `only` one's) of the hints (all of them, or the indices
+        `hints`) on `words`."""
         out = []
         for family, members in self.members.items():
+            if only is not None and family != only:
+                continue
             rows = [m.board_matrix(list(words)) for m in members]
             if hints is not None:
                 rows = [r[hints] for r in rows]
@@ -73,40 +90,49 @@ class Sight:
         return out
 
     def counts(self, words: Sequence[str], hints: np.ndarray, order: np.ndarray,
-               own: np.ndarray, losing: np.ndarray | None = None, gap: int = 0) -> np.ndarray:
+               own: np.ndarray, losing: np.ndarray | None = None) -> np.ndarray:
         """For each of the `hints` (indices) and each count k, whether a person sees its first k
         own cards, taken in `order` (hints × own cards, the person's likeliest first), whichever
         way they read it: hints × own cards, True where every family that speaks puts those k
-        above every other card, its other own cards too. A card outside the k that makes a
-        phrase with the hint is a lure; and no count is seen when some family puts a card that
-        loses (`losing`) among its `gap` strongest other cards: a person who strays once may meet it."""
+        above every other card, its other own cards too; each of the k must be evoked by the hint
+        whatever the board (`evoked`). A card outside the k that makes a phrase with the hint is
+        a lure; and a count is not seen when some family weighs a card that loses (`losing`) at
+        `NEAR` of its weakest target or more: a person who strays once may meet it."""
         seen = np.ones(order.shape, dtype=bool)
         if not own.any():
             return seen
+        evoked = np.take_along_axis(self.evoked(words, hints)[:, own], order, axis=1)
+        seen &= np.logical_and.accumulate(evoked, axis=1)
         for family in self.families(words, hints):
             ranked = np.take_along_axis(family.reading[:, own], order, axis=1)       # (n, own)
             outside = family.reading[:, ~own].max(axis=1, keepdims=True) if (~own).any() \
                 else np.full((len(hints), 1), -np.inf)
             beyond = np.maximum.accumulate(ranked[:, ::-1], axis=1)[:, ::-1]         # from k on
             rest = np.maximum(outside, np.pad(beyond[:, 1:], ((0, 0), (0, 1)), constant_values=-np.inf))
+            weakest = np.minimum.accumulate(ranked, axis=1)
             if family.name == PHRASES:
                 sees = rest <= PHRASE_LINK
             else:
-                weakest = np.minimum.accumulate(ranked, axis=1)
                 sees = weakest > rest if family.dense else weakest >= rest
-            if losing is not None and losing.any() and gap:
-                sees &= ~self.near(family, own, losing, gap)[:, None]
+            if losing is not None and losing.any():
+                danger = family.reading[:, losing].max(axis=1, keepdims=True)
+                sees &= (danger <= 0) | (danger < NEAR * weakest)
             seen &= sees | ~family.speaks[:, None]
         return seen
 
-    @staticmethod
-    def near(family: Family, own: np.ndarray, losing: np.ndarray, gap: int) -> np.ndarray:
-        """Whether a losing card stands among the family's `gap` strongest cards not its own
-        (ties count against it), for each hint."""
-        others = family.reading[:, ~own]
-        worst = family.reading[:, losing].max(axis=1, keepdims=True)
-        rank = (others >= worst).sum(axis=1) - 1          # other cards at least as strong, itself not
-        return (worst[:, 0] > 0) & (rank < min(gap, int((~own).sum()) - 1))
+    def evoked(self, words: Sequence[str], hints: np.ndarray) -> np.ndarray:
+        """Hints × `words`: whether the hint brings the card to mind whatever the board (`EVOKED_RANK`)."""
+        if MEANING not in self.members:   # no reading of meaning to rank by: no say
+            return np.ones((len(hints), len(words)), dtype=bool)
+        evoked = np.zeros((len(hints), len(words)), dtype=bool)
+        for family in self.families(words, hints):
+            if family.name != MEANING:
+                evoked |= family.reading > 0
+        pool = list(dict.fromkeys([*words, *self.cards]))
+        reading = self.families(pool, hints, only=MEANING)[0].reading
+        mine = reading[:, :len(words)]
+        rank = (reading[:, None, :] > mine[:, :, None]).sum(axis=2)       # (hints, words)
+        return evoked | (rank < EVOKED_RANK)
 
     def first(self, words: Sequence[str], hints: np.ndarray, cards: np.ndarray) -> np.ndarray:
         """For each of the `hints` (indices), whether every family that speaks on it ranks its

@@ -32,12 +32,12 @@ def sight(norms: bool = True) -> Sight:
     return Sight(found)
 
 
-def reach(seen: Sight, hint: str, own: list[str], losing: list[str] = (), gap: int = 0) -> int:
+def reach(seen: Sight, hint: str, own: list[str], losing: list[str] = ()) -> int:
     """The largest count a person sees, its targets taken in SBERT's order."""
     mask = np.isin(WORDS, own)
     people = SBERT[[HINTS.index(hint)]][:, mask]
     order = np.argsort(-people, axis=1)
-    counts = seen.counts(WORDS, np.array([HINTS.index(hint)]), order, mask, np.isin(WORDS, losing), gap)[0]
+    counts = seen.counts(WORDS, np.array([HINTS.index(hint)]), order, mask, np.isin(WORDS, losing))[0]
     return int(np.flatnonzero(counts).max() + 1) if counts.any() else 0
 
 
@@ -57,10 +57,10 @@ def test_an_own_card_not_meant_counts_as_any_other_card() -> None:
     assert sight().counts(WORDS, np.array([0]), order, mask)[0].tolist() == [True, False, True]
 
 
-def test_a_losing_card_near_the_top_of_any_reading_leaves_no_count() -> None:
-    assert reach(sight(norms=False), "sea", ["wave"], losing=["bank"], gap=0) == 1
-    assert reach(sight(norms=False), "sea", ["wave"], losing=["bank"], gap=2) == 0   # BANK second
-    assert reach(sight(norms=False), "sea", ["wave"], losing=["giant"], gap=2) == 1  # no link at all
+def test_a_losing_card_near_a_target_in_any_reading_leaves_no_count() -> None:
+    assert reach(sight(norms=False), "sea", ["wave", "fish"], losing=["bank"]) == 2   # 0.2: far
+    assert reach(sight(norms=False), "salt", ["wave"], losing=["fish"]) == 0          # 0.45 to 0.5
+    assert reach(sight(norms=False), "sea", ["wave"], losing=["giant"]) == 1          # no link at all
 
 
 def test_a_silent_family_has_no_say() -> None:
@@ -95,3 +95,15 @@ def test_the_phrases_matrix_holds_compounds_in_either_order() -> None:
     phrases = datasets.load_weights("phrases", sources=Path("/nonexistent"))
     rows = phrases.hint_rows(["hammer", "rock", "gas"], ["head", "bed", "giant"])
     assert rows[0, 0] > 0.5 and rows[1, 1] > 0.5 and rows[2, 2] > 0.5
+
+
+def test_a_card_is_evoked_only_among_the_hints_nearest_card_words_whatever_the_board() -> None:
+    # SALT's best card on this board is WAVE, but among 30 card words nearer to it (SHAKER,
+    # PEPPER ...) WAVE is not one a person brings to mind; with the norms or a phrase it would be.
+    sbert = Weights("sbert", HINTS, WORDS, SBERT)
+    near = [f"near{i}" for i in range(30)]
+    columns = np.zeros((len(HINTS), len(near)), np.float32)
+    columns[2] = 0.9                                          # SALT: thirty nearer card words
+    pool = Weights("sbert", HINTS, WORDS + tuple(near), np.hstack([SBERT, columns]))
+    assert Sight([sbert], cards=WORDS).evoked(WORDS, np.array([2]))[0].tolist() == [True] * 5
+    assert not Sight([pool], cards=WORDS + tuple(near)).evoked(WORDS, np.array([2]))[0].any()
