@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NoReturn
 
 from cluster import add_scheduler_argument, scheduler_address
 from common import COMMAND, SOURCES_DIR, warn
@@ -24,10 +25,35 @@ def parse_seed(text: str) -> int:
     return value
 
 
+def sources_folder(text: str) -> Path:
+    """`--sources DIR` as an argparse type: a folder that exists. A wrong one ends the command with
+    one line naming it and exit status 2; unsaid, the AI would play on SBERT alone. (The default,
+    data/sources/, is not checked: argparse converts only what was typed, and none there is fine.)"""
+    path = Path(text)
+    if not path.is_dir():
+        wrong("--sources", text, "is a file, not a folder" if path.exists() else "does not exist")
+    return path
+
+
+def folder_to_fill(text: str) -> Path:
+    """`--sources DIR` of a download as an argparse type: a folder, or a path where one can be made."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        wrong("--sources", text, "is a file, not a folder")
+    return path
+
+
+def wrong(flag: str, value: str, what: str) -> NoReturn:
+    """End the command: one line on stderr naming the flag, its value and what is wrong, exit 2
+    (argparse's own status for a bad argument, without its usage lines)."""
+    warn(f"{COMMAND}: {flag} {value} {what}")
+    raise SystemExit(2)
+
+
 def add_ai_arguments(p: argparse.ArgumentParser) -> None:
     """The flags that choose and build the AI."""
     ai = p.add_argument_group("AI")
-    ai.add_argument("--sources", type=Path, default=SOURCES_DIR, metavar="DIR",
+    ai.add_argument("--sources", type=sources_folder, default=SOURCES_DIR, metavar="DIR",
                     help="folder of datasets for the initializers (default data/sources/)")
     ai.add_argument("--initializer", default=None, metavar="NAME",
                     help="weight matrix to play with (default: the best available)")

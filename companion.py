@@ -37,6 +37,7 @@ from board import (
     parse_color,
 )
 from cli import Command, add_ai_arguments
+from common import COMMAND as PROGRAM
 from common import DATA_DIR, atomic_write_bytes, normalise, warn
 from model import AI, Hint, NoLegalHint, agent_plays, hint_problem, parse_hint
 from prompts import QuitGame, did_you_mean, read_command
@@ -185,7 +186,7 @@ def load_session(path: Path) -> Session | None:
 # --- the companion --------------------------------------------------------------------------------
 
 
-HELP = """Commands (words may be typed in any case):
+HELP = f"""Commands (words may be typed in any case):
   clue red | clue blue      the AI's clue for a team, with its reasons
   rank CLUE [COUNT]         how the face-down cards rank for a clue, and what the AI agent would pick
   reveal WORD [, WORD ...]  mark cards as turned over at the table (also: mark)
@@ -193,7 +194,7 @@ HELP = """Commands (words may be typed in any case):
   board                     the board with the key (captains' eyes only)
   key                       type the key card again
   help, quit                this text; leave (the session is saved, run again to resume)
-Start over with: python main.py companion --new"""
+Start over with: {PROGRAM} companion --new"""
 
 COMMAND_WORDS = {"clue": "clue", "hint": "clue", "give": "clue", "rank": "rank", "reveal": "reveal",
                  "mark": "reveal", "unreveal": "unreveal", "unmark": "unreveal", "board": "board",
@@ -472,7 +473,7 @@ def run(args: argparse.Namespace, stream: TextIO | None = None, load_ai=None) ->
     except (QuitGame, EOFError):
         companion.save()
         again = "" if args.state == DEFAULT_STATE else f" --state {args.state}"
-        renderer.write(f"\nSession saved in {args.state}; run 'python main.py companion{again}' to resume.")
+        renderer.write(f"\nSession saved in {args.state}; run '{PROGRAM} companion{again}' to resume.")
         return 0
     except KeyboardInterrupt:
         companion.save()

@@ -14,7 +14,8 @@ import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from cli import Command
+from cli import Command, folder_to_fill, sources_folder
+from common import COMMAND as PROGRAM
 from common import DATA_DIR, SOURCES_DIR, sha256_file, warn
 
 # fetch.py's own command line reads it directly: through datasets.py every start of the game would
@@ -46,9 +47,9 @@ def describe() -> str:
 DESCRIPTION = describe()
 
 EPILOG = f"""examples:
-  python main.py datasets download           USF, EAT and the books (default folder data/sources/)
-  python main.py datasets download usf eat   only these
-  python main.py datasets status --files     what is there, file by file, with checksums
+  {PROGRAM} datasets download           USF, EAT and the books (default folder data/sources/)
+  {PROGRAM} datasets download usf eat   only these
+  {PROGRAM} datasets status --files     what is there, file by file, with checksums
 
 The download goes one file at a time, with a pause between two requests to the same server
 ({PAUSE:g} s), through the proxy that https_proxy / http_proxy name. Run it again to fetch what is
@@ -68,7 +69,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                              description="Fetch the named datasets (default: " + ", ".join(
                                  n for n, d in downloadable().items() if d.default) + ") from their "
                              "publishers; what is there and sound is kept.")
-    get.add_argument("names", nargs="*", metavar="NAME", choices=[[], *downloadable()],
+    get.add_argument("names", nargs="*", metavar="NAME", type=dataset_name,
                      help=f"datasets to fetch: {', '.join(downloadable())}")
     get.add_argument("--pause", type=float, default=PAUSE, metavar="SECONDS",
                      help=f"pause between two requests to one server (default {PAUSE:g})")
@@ -81,9 +82,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                      help="keep a file whose SHA-256 is not the recorded one when its content checks out")
     status = actions.add_parser("status", help="what is present: files, size, checksums, what each adds")
     status.add_argument("--files", action="store_true", help="list every file with its SHA-256")
-    for action in (get, status):
-        action.add_argument("--sources", type=Path, default=SOURCES_DIR, metavar="DIR",
+    for action, folder in ((get, folder_to_fill), (status, sources_folder)):
+        action.add_argument("--sources", type=folder, default=SOURCES_DIR, metavar="DIR",
                             help="the sources folder (default data/sources/)")
+
+
+def dataset_name(text: str) -> str:
+    """A dataset's name, as an argparse type (a type, not `choices`: with nargs="*", argparse
+    would check the empty list against the choices too, and list it among them)."""
+    if text not in downloadable():
+        raise argparse.ArgumentTypeError(f"no dataset {text!r}: choose from {', '.join(downloadable())}")
+    return text
 
 
 def main(argv: Sequence[str]) -> int:
@@ -164,7 +173,7 @@ def status(sources: Path, files: bool = False, out: Callable[[str], None] = prin
 OFFER = """The AI plays on SBERT alone. With the datasets it plays better (people's word associations
 from USF and EAT, and 359 books from Project Gutenberg: about 105 MB to download, 47 MB on
 disk; some 15 minutes, pausing between files as Gutenberg asks, then a {build}-minute build, once).
-Download them now? (later: python main.py datasets download) [y/N]> """
+Download them now? (later: {command} datasets download) [y/N]> """
 
 
 def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str] | None = None) -> None:
@@ -175,7 +184,7 @@ def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str]
     if not interactive() or declined.exists() or any(s.files(sources) for s in SOURCES.values()):
         return
     try:
-        answer = ask(OFFER.format(build=BUILD_MINUTES)).strip().lower()
+        answer = ask(OFFER.format(build=BUILD_MINUTES, command=PROGRAM)).strip().lower()
     except EOFError:
         return
     if answer in ("y", "yes"):
@@ -184,7 +193,7 @@ def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str]
     try:
         declined.parent.mkdir(parents=True, exist_ok=True)
         declined.write_text("You said no to downloading the datasets before a game. Delete this file to "
-                            "be asked again, or run: python main.py datasets download\n")
+                            f"be asked again, or run: {PROGRAM} datasets download\n")
     except OSError as error:
         warn(f"could not remember the answer in {declined}: {error}")
 

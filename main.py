@@ -32,13 +32,13 @@ the AI, written captain:agent (ai:human: the AI gives hints, you guess); or
 'auto', a solo-play opponent that turns over one of its own cards each turn.
 Without --red/--blue you are asked at the start."""
 
-EPILOG = """examples:
-  python main.py                               ask for the teams, then play
-  python main.py --red human:ai --blue auto    you give hints, the AI guesses
-  python main.py --red ai:human --blue ai:ai   the AI gives you hints
-  python main.py --red ai:ai --blue ai:ai --seed 1   watch the AI play itself
+EPILOG = f"""examples:
+  {COMMAND}                               ask for the teams, then play
+  {COMMAND} --red human:ai --blue auto    you give hints, the AI guesses
+  {COMMAND} --red ai:human --blue ai:ai   the AI gives you hints
+  {COMMAND} --red ai:ai --blue ai:ai --seed 1   watch the AI play itself
 
-commands: python main.py bench|serve|companion|duet|datasets --help"""
+commands: {COMMAND} bench|serve|companion|duet|datasets --help"""
 
 
 # The other commands, each with its flags and what runs it.

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from common import SOURCES_DIR, sha256_file
+from common import COMMAND, SOURCES_DIR, sha256_file
 
 # --- where the sources live -------------------------------------------------------------
 
@@ -39,7 +39,7 @@ class Source:
 def download_command(root: Path, *names: str) -> str:
     """The command that downloads these sources into `root` (download.py)."""
     where = "" if Path(root).resolve() == SOURCES_DIR.resolve() else f" --sources {root}"
-    return " ".join(("python main.py datasets download", *names)) + where
+    return " ".join((f"{COMMAND} datasets download", *names)) + where
 
 
 SOURCES = {

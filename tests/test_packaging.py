@@ -83,6 +83,9 @@ def test_the_installed_command_plays_and_shadows_nothing(wheel, tmp_path):
     assert game.returncode == 0, game.stderr[-2000:]
     assert "wins" in game.stdout
     assert (tmp_path / "home" / "codenames" / "games.jsonl").is_file()
+    status = subprocess.run([sys.executable, "-m", "codenames", "datasets", "status"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert "eat: missing: codenames datasets download eat" in status.stdout   # the command the user ran
 
 
 def test_a_clone_keeps_its_files_in_its_own_data_folder():
