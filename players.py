@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import time
 
+from common import load_libraries
 from engine import Game, Turn
-from model import Agent, Hint, HintChoice, spellings
+from model import Agent, Hint, HintChoice
 from prompts import HELP_AGENT, HELP_CAPTAIN, Terminal, ask_card, ask_hint
 
 
@@ -61,7 +62,7 @@ class HumanCaptain:
         self.terminal = terminal
         # The rules' word lists load now (a second or more): after the first hint they would hold
         # the key on a shared screen while the agents wait for it to clear.
-        spellings("ready")
+        load_libraries()
 
     def give_hint(self, game: Game) -> Hint:
         self.terminal.show(game, captain=True)
