@@ -100,7 +100,8 @@ def load_ai(args: argparse.Namespace, board_words: Sequence[str] = (), partners:
 @dataclass(frozen=True)
 class Command:
     """A subcommand of `python main.py` (bench, serve, companion, duet): its name, its help, its
-    flags and what runs it. main.py adds it to its own parser (`add_to`); `main(argv)` runs it alone.
+    flags and what runs it. main.py's parser takes it in when it is used (`CommandParser`);
+    `main(argv)` runs it alone.
 
     `run(args, **options)` gets the parsed flags, with the command's own arguments in `args.argv`.
     """
@@ -122,14 +123,38 @@ class Command:
         self.add_arguments(p)
         return p
 
-    def add_to(self, commands: argparse._SubParsersAction) -> None:
-        """Add this command to main.py's subcommands."""
-        p = commands.add_parser(self.name, help=self.summary, **self.texts())
-        self.add_arguments(p)
-        p.set_defaults(run=self.run)
-
     def main(self, argv: Sequence[str], **options) -> int:
         """`python main.py NAME ARGV`: parse the flags and run; returns a process exit code."""
         args = self.parser().parse_args(list(argv))
         args.argv = list(argv)
         return self.run(args, **options)
+
+
+class CommandParser(argparse.ArgumentParser):
+    """The parser of a subcommand of main.py that takes in its Command, its module imported, only
+    when it is used: when its arguments are parsed or its help is shown. A game and `--help`
+    start without the other commands' modules (the bench's evaluation package among them)."""
+
+    def __init__(self, *args, command: Callable[[], Command] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._command = command
+
+    def _take_in(self) -> None:
+        if self._command is not None:
+            command, self._command = self._command(), None
+            for name, value in command.texts().items():
+                setattr(self, name, value)
+            command.add_arguments(self)
+            self.set_defaults(run=command.run)
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._take_in()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self._take_in()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._take_in()
+        return super().format_help()

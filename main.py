@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import os
 import sys
@@ -11,13 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-import bench
-import companion
-import download
-import duet
-import protocol
 from board import BLUE, RED, TEAMS, Board, Color, game_rngs
-from cli import add_ai_arguments, load_ai, parse_seed
+from cli import Command, CommandParser, add_ai_arguments, load_ai, parse_seed
 from common import BOARD_WORDS_PATH, COMMAND, GAMES_LOG_PATH, load_words, warn
 from engine import AutoTeam, Game, RuleError, Team, TurnStarted
 from model import AI, DEFAULT_LEVEL, LEVELS
@@ -41,8 +37,28 @@ EPILOG = f"""examples:
 commands: {COMMAND} bench|serve|companion|duet|datasets --help"""
 
 
-# The other commands, each with its flags and what runs it.
-COMMANDS = (bench.COMMAND, protocol.COMMAND, companion.COMMAND, duet.COMMAND, download.COMMAND)
+# The other commands and the line --help gives each. Each one's module is imported only when it
+# runs or its help is asked for (`command`): a game and --help start without them.
+COMMANDS = {"bench": "measure the AI: strategies, tiers, speed",
+            "serve": "the AI for other programs: JSON lines on stdin and stdout",
+            "companion": "a helper for a game at a real table: clues and rankings on demand",
+            "duet": "Codenames Duet: you and an AI partner against the timer",
+            "datasets": "download the datasets, or say which are there"}
+
+
+def command(name: str) -> Command:
+    """The command called `name`, from its module."""
+    if name == "bench":
+        import bench as module
+    elif name == "serve":
+        import protocol as module
+    elif name == "companion":
+        import companion as module
+    elif name == "duet":
+        import duet as module
+    else:
+        import download as module
+    return module.COMMAND
 
 
 def parser() -> argparse.ArgumentParser:
@@ -65,9 +81,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--log", type=Path, default=GAMES_LOG_PATH, metavar="FILE",
                    help="append each game as a JSON line here (default data/games.jsonl)")
     p.add_argument("--no-log", action="store_true", help="do not write the game log")
-    commands = p.add_subparsers(dest="command", title="other commands", metavar="COMMAND")
-    for command in COMMANDS:
-        command.add_to(commands)
+    commands = p.add_subparsers(dest="command", title="other commands", metavar="COMMAND",
+                                parser_class=CommandParser)
+    for name, summary in COMMANDS.items():
+        commands.add_parser(name, help=summary, command=functools.partial(command, name))
     return p
 
 
@@ -189,6 +206,8 @@ def play(args: argparse.Namespace) -> int:
         warn(f"--level {level} is not used: it sets how ai:ai teams play, and no team is ai:ai")
     needs_ai = any(k != "auto" and "ai" in k.split(":") for k in kinds.values())
     if needs_ai:
+        import download
+
         download.offer(args.sources)   # once, in a terminal, when there is no dataset yet
     try:
         # The model of people reads every matrix: it reads a person's hints, and the captain plans
