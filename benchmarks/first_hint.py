@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -35,11 +34,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.startup import launch_until
+from benchmarks.startup import HINT_LINE, launch_until
 
 ROOT = Path(__file__).resolve().parent.parent
 
-HINT_LINE = re.compile(r"^(RED|BLUE) captain: [A-Z]+ (\d|unlimited)")
 GAME = ["main.py", "--red", "ai:ai", "--blue", "ai:ai", "--seed", "1", "--no-log"]
 
 

@@ -3,6 +3,7 @@ when the sidecar vouches for them."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -18,8 +19,10 @@ from common import atomic_write_bytes, sha256_file, temporary_beside
 # --- caches beside the matrices --------------------------------------------------------------------
 
 
-def save_matrix(path: Path, matrix: np.ndarray, meta: dict[str, Any]) -> None:
-    """Save a matrix as `.npy` with a JSON sidecar that names it and records its checksum.
+def save_matrix(path: Path, matrix: np.ndarray, meta: dict[str, Any], by_column: bool = False) -> None:
+    """Save a matrix as `.npy` with a JSON sidecar that names it and records its checksum, and the
+    file's size and modification time (`unchanged`). `by_column` writes it column-major, as
+    `model.Weights` holds a hint × word matrix, so that it is read back without a copy.
 
     The matrix is written first and the sidecar last, each atomically: a cache is
     trusted only when its sidecar exists and the checksum matches, so a rebuild
@@ -27,12 +30,18 @@ def save_matrix(path: Path, matrix: np.ndarray, meta: dict[str, Any]) -> None:
     """
     with temporary_beside(path) as temporary:
         with open(temporary, "wb") as f:
-            np.save(f, np.ascontiguousarray(matrix))
+            np.save(f, np.asfortranarray(matrix) if by_column else np.ascontiguousarray(matrix))
         meta = {**meta, "shape": list(matrix.shape), "dtype": str(matrix.dtype),
-                "sha256": sha256_file(temporary)}
+                "sha256": (checksum := sha256_file(temporary)), "stat": file_stat(temporary, checksum)}
         sidecar(path).unlink(missing_ok=True)
         os.replace(temporary, path)
     atomic_write_bytes(sidecar(path), json.dumps(meta, indent=1, sort_keys=True).encode())
+
+
+def file_stat(path: Path, checksum: str | None = None) -> list:
+    """A file's size and modification time (ns), and the checksum they vouch for (`unchanged`)."""
+    stat = path.stat()
+    return [stat.st_size, stat.st_mtime_ns, checksum]
 
 
 def sidecar(path: Path) -> Path:
@@ -71,11 +80,12 @@ def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
         if meta.get(key) != value:
             raise StaleCache(f"{key} changed")
     try:
-        checksum = sha256_file(path)
+        if not unchanged(path, meta):
+            if meta.get("sha256") != sha256_file(path):
+                raise StaleCache("checksum mismatch (truncated or corrupt file)")
+            remember_stat(path, meta)
     except OSError as error:   # a directory, no permission, an I/O error: rebuild, don't crash
         raise StaleCache(f"unreadable matrix ({error})") from None
-    if meta.get("sha256") != checksum:
-        raise StaleCache("checksum mismatch (truncated or corrupt file)")
     try:
         matrix = np.load(path, allow_pickle=False)
     except (OSError, ValueError) as error:
@@ -83,6 +93,26 @@ def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
     if list(matrix.shape) != meta.get("shape"):
         raise StaleCache("shape mismatch")
     return matrix
+
+
+def unchanged(path: Path, meta: dict[str, Any]) -> bool:
+    """Whether the file is as it was when its checksum was last verified: the size, modification
+    time and checksum recorded then still hold. It is then trusted without hashing it again (as
+    git's index trusts a file), which every start did for up to 150 MB of matrices; a write to it,
+    a truncation or a copy changes its stat, and it is hashed. As in git, a file modified in the
+    clock tick its sidecar was written in ("racily clean") is hashed all the same."""
+    recorded = meta.get("stat")
+    if not isinstance(recorded, list) or len(recorded) != 3 or recorded[2] != meta.get("sha256"):
+        return False
+    return recorded[:2] == file_stat(path)[:2] and recorded[1] < sidecar(path).stat().st_mtime_ns
+
+
+def remember_stat(path: Path, meta: dict[str, Any]) -> None:
+    """After a checksum verified a file whose stat changed (a copied cache), record its new stat,
+    so that the next start need not hash it; a sidecar that cannot be written is left as it was."""
+    with contextlib.suppress(OSError):
+        atomic_write_bytes(sidecar(path), json.dumps({**meta, "stat": file_stat(path, meta["sha256"])},
+                                                     indent=1, sort_keys=True).encode())
 
 
 def save_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> str:

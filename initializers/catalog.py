@@ -9,10 +9,9 @@ import os
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import sparse
 
 from common import CACHE_DIR, DEFAULT_SBERT_MODEL, SOURCES_DIR, atomic_write_bytes, lemma_of, warn, words_hash
 from initializers.cache import (
@@ -83,6 +82,9 @@ from initializers.tables import (
     sparse_from,
 )
 from model import Weights
+
+if TYPE_CHECKING:   # scipy.sparse loads where a sparse matrix is made: a game on SBERT alone needs none
+    from scipy import sparse
 
 COUNTS = {"neighbour": neighbour_counts, "sentence": sentence_counts}
 
@@ -343,7 +345,7 @@ class Catalog:
                     "sources": [fingerprint(p, root) for p in files]}
             if arrays:
                 meta["extra_sha256"] = save_arrays(self._extra_path(name), arrays, {"initializer": name})
-            save_matrix(self.path(name), table.matrix, meta)
+            save_matrix(self.path(name), table.matrix, meta, by_column=True)
         except OSError as error:
             self.say(f"{name}: could not write the cache ({error}); playing from memory")
 

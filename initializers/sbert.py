@@ -145,7 +145,8 @@ def sbert_encode(sbert, words: Sequence[str], batch_size: int = 128) -> np.ndarr
 
 def similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cosine similarity of unit vectors, negatives clipped: the SBERT weight scale."""
-    return np.clip(a @ b.T, 0.0, None).astype(np.float32)
+    product = np.asarray(a @ b.T, dtype=np.float32)
+    return np.maximum(product, 0.0, out=product)
 
 
 def sbert_table(hints: Sequence[str], words: Sequence[str], model: str = DEFAULT_SBERT_MODEL,
@@ -178,10 +179,12 @@ def sbert_table(hints: Sequence[str], words: Sequence[str], model: str = DEFAULT
         except OSError as error:
             say(f"sbert: could not write the cache ({error}); playing from memory")
     hint_vectors, word_vectors = vectors[:len(hints)], vectors[len(hints):]
-    matrix = similarity(hint_vectors, word_vectors)
+    # Made column-major, as `Weights` holds it (the transpose of words × hints), and scaled in place:
+    # the catalog's weights share this matrix, and no copy of it is made.
+    matrix = similarity(word_vectors, hint_vectors).T
     scale = max(float(matrix.max()), 1e-9)
-    # Column-major, as `Weights` holds it: the catalog's weights share this matrix, not a copy.
-    return SbertTable(Embeddings(hints, hint_vectors, model, scale), np.asfortranarray(matrix / scale), words)
+    matrix /= np.float32(scale)
+    return SbertTable(Embeddings(hints, hint_vectors, model, scale), matrix, words)
 
 
 def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAULT_SBERT_MODEL,

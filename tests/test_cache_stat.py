@@ -1,0 +1,77 @@
+"""A cached matrix is hashed when its file may have changed, not on every start."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+import initializers.cache as cache
+from initializers.cache import StaleCache, load_matrix, save_matrix, sidecar
+
+META = {"initializer": "test"}
+
+
+@pytest.fixture
+def hashed(monkeypatch) -> list:
+    """The files `load_matrix` hashes, in order."""
+    seen = []
+    real = cache.sha256_file
+    monkeypatch.setattr(cache, "sha256_file", lambda path: seen.append(path.name) or real(path))
+    return seen
+
+
+def saved(tmp_path, name="m.npy"):
+    path = tmp_path / name
+    matrix = np.random.default_rng(0).random((30, 4), dtype=np.float32)
+    save_matrix(path, matrix, META, by_column=True)
+    stat = sidecar(path).stat()   # the sidecar a tick after the matrix, as a build leaves them
+    os.utime(sidecar(path), ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))
+    return path, matrix
+
+
+def test_an_unchanged_file_is_trusted_without_hashing_and_read_column_major(tmp_path, hashed):
+    path, matrix = saved(tmp_path)
+    hashed.clear()
+    loaded = load_matrix(path, META)
+    assert np.array_equal(loaded, matrix) and loaded.flags["F_CONTIGUOUS"] and hashed == []
+
+
+def test_a_copied_cache_is_hashed_once_then_trusted(tmp_path, hashed):
+    path, matrix = saved(tmp_path)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for file in (path, sidecar(path)):
+        shutil.copy(file, copy / file.name)   # new modification times
+    hashed.clear()
+    assert np.array_equal(load_matrix(copy / "m.npy", META), matrix) and hashed == ["m.npy"]
+    stat = sidecar(copy / "m.npy").stat()
+    os.utime(sidecar(copy / "m.npy"), ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))
+    load_matrix(copy / "m.npy", META)
+    assert hashed == ["m.npy"]
+
+
+def test_a_file_written_again_with_its_size_is_hashed_and_refused(tmp_path, hashed):
+    path, _ = saved(tmp_path)
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 0x55
+    path.write_bytes(bytes(data))
+    with pytest.raises(StaleCache, match="checksum"):
+        load_matrix(path, META)
+
+
+def test_a_file_modified_in_its_sidecars_tick_is_hashed(tmp_path, hashed):
+    """Racily clean, as git calls it: the size and time match, but a write in the same clock tick
+    as the sidecar could hide behind them."""
+    path, _ = saved(tmp_path)
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 0x55
+    recorded = json.loads(sidecar(path).read_text())["stat"]
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(recorded[1], recorded[1]))
+    os.utime(sidecar(path), ns=(recorded[1], recorded[1]))
+    with pytest.raises(StaleCache, match="checksum"):
+        load_matrix(path, META)
