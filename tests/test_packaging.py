@@ -92,3 +92,14 @@ def test_a_clone_keeps_its_files_in_its_own_data_folder():
     import common
 
     assert not common.INSTALLED and common.DATA_DIR == ROOT / "data" and common.COMMAND == "python main.py"
+
+
+def test_an_installed_copy_keeps_the_players_files_where_the_platform_says(monkeypatch, tmp_path):
+    import platformdirs
+
+    from support.paths import player_folder
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert player_folder(installed=True) == Path(platformdirs.user_data_dir("codenames", appauthor=False))
+    if sys.platform.startswith("linux"):
+        assert player_folder(installed=True) == tmp_path / "codenames"
