@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from common import sweep_temporaries, warn
+from initializers.cache import column_major
 from initializers.catalog import Catalog
 from initializers.phrases import wordnet_folder
 from initializers.readers import read_eat, read_usf
@@ -155,6 +156,7 @@ def _open(name: str | None, catalog: Catalog) -> Weights:
     what is missing and rebuilding what the catalog was asked to rebuild."""
     chosen = canonical(name) if name else catalog.default()
     sweep_temporaries(catalog.cache_dir)   # what writers killed since the last run left behind
+    column_major(catalog.cache_dir)        # a cache older builds wrote row-major, rewritten once
     for line in missing_notice(catalog, chosen if name else DEFAULT_INITIALIZER):
         warn(line)
     for other in sorted(catalog.rebuild - {"corpus"}, key=INITIALIZERS.index):

@@ -62,8 +62,9 @@ def missing_sidecar(path: Path) -> None:
         raise StaleCache(f"{sidecar(path).name} is missing" if path.exists() else NO_CACHE_YET)
 
 
-def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
-    """Load a cached matrix, checking its sidecar against the expected metadata.
+def load_matrix(path: Path, expected: dict[str, Any], mapped: bool = False) -> np.ndarray:
+    """Load a cached matrix, checking its sidecar against the expected metadata; `mapped`, as a
+    read-only memory map (a start then reads only the pages it uses: a board's columns).
 
     Raises StaleCache with the reason when it must be rebuilt.
     """
@@ -87,7 +88,7 @@ def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
     except OSError as error:   # a directory, no permission, an I/O error: rebuild, don't crash
         raise StaleCache(f"unreadable matrix ({error})") from None
     try:
-        matrix = np.load(path, allow_pickle=False)
+        matrix = np.load(path, mmap_mode="r" if mapped else None, allow_pickle=False)
     except (OSError, ValueError) as error:
         raise StaleCache(f"unreadable matrix ({error})") from None
     if list(matrix.shape) != meta.get("shape"):
@@ -113,6 +114,38 @@ def remember_stat(path: Path, meta: dict[str, Any]) -> None:
     with contextlib.suppress(OSError):
         atomic_write_bytes(sidecar(path), json.dumps({**meta, "stat": file_stat(path, meta["sha256"])},
                                                      indent=1, sort_keys=True).encode())
+
+
+def column_major(cache_dir: Path) -> list[str]:
+    """Rewrite the hint × word matrices that older builds cached row-major (every matrix but
+    SBERT's embeddings) column-major, once: `model.Weights` holds them so, and converting 150 MB
+    on every start took half a second. A combination's sidecar names its parts by checksum, so
+    those are rewritten too, and nothing is rebuilt. A pass cut short leaves what it had not
+    reached to be rebuilt. Returns the names rewritten."""
+    renamed: dict[str, str] = {}   # old checksum → new
+    names = []
+    for path in sorted(Path(cache_dir).glob("*.npy")):
+        try:
+            meta = read_sidecar(path)
+            if meta.get("initializer") in (None, "sbert") or len(meta.get("shape", ())) != 2:
+                continue
+            if np.load(path, mmap_mode="r").flags["F_CONTIGUOUS"]:   # the header alone is read
+                continue
+            matrix = load_matrix(path, {})
+            save_matrix(path, matrix, {k: v for k, v in meta.items() if k not in ("sha256", "stat")},
+                        by_column=True)
+            renamed[meta["sha256"]] = read_sidecar(path)["sha256"]
+            names.append(path.stem)
+        except (StaleCache, OSError, ValueError, KeyError):
+            continue   # unreadable or stale: the catalog says so and rebuilds it
+    if renamed:
+        for path in sorted(Path(cache_dir).glob("*.json")):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                meta = json.loads(path.read_text())
+                if isinstance(meta.get("parts"), dict) and set(meta["parts"].values()) & set(renamed):
+                    meta["parts"] = {p: renamed.get(c, c) for p, c in meta["parts"].items()}
+                    atomic_write_bytes(path, json.dumps(meta, indent=1, sort_keys=True).encode())
+    return names
 
 
 def save_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> str:

@@ -329,7 +329,7 @@ class Catalog:
         stored = json.dumps(meta.get("sources"))
         if (changed := sources_changed(meta.get("sources", []), files, root)) is not None:
             raise StaleCache(changed)
-        matrix = load_matrix(path, expected)
+        matrix = load_matrix(path, expected, mapped=True)
         for problem in meta.get("problems") or ():
             self._say_once(problem)
         if json.dumps(meta.get("sources")) != stored:  # touched but unchanged: remember the times

@@ -1,4 +1,5 @@
-"""A cached matrix is hashed when its file may have changed, not on every start."""
+"""A start reads cached matrices cheaply: hashed only when a file may have changed, column-major
+as the game holds them (an older row-major cache rewritten once, nothing rebuilt), memory-mapped."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import numpy as np
 import pytest
 
 import initializers.cache as cache
-from initializers.cache import StaleCache, load_matrix, save_matrix, sidecar
+import initializers.catalog
+from initializers.cache import StaleCache, column_major, load_matrix, save_matrix, sidecar
+from initializers.catalog import Catalog
 
 META = {"initializer": "test"}
 
@@ -75,3 +78,27 @@ def test_a_file_modified_in_its_sidecars_tick_is_hashed(tmp_path, hashed):
     os.utime(sidecar(path), ns=(recorded[1], recorded[1]))
     with pytest.raises(StaleCache, match="checksum"):
         load_matrix(path, META)
+
+
+def test_a_row_major_cache_from_an_older_build_is_rewritten_once_and_nothing_rebuilt(tmp_path, monkeypatch):
+    from test_datasets import catalog, make_sources, write_vec
+
+    make_sources(tmp_path / "sources")
+    vec = write_vec(tmp_path / "v.vec")
+    real = initializers.catalog.save_matrix
+    monkeypatch.setattr(initializers.catalog, "save_matrix",   # as builds before this change wrote them
+                        lambda path, matrix, meta, by_column=False: real(path, matrix, meta))
+    built = {name: np.array(catalog(tmp_path, fasttext_model=vec).weights(name).matrix)
+             for name in ("combined", "direct", "association")}
+    monkeypatch.undo()
+    assert not np.load(tmp_path / "cache" / "combined.npy", mmap_mode="r").flags["F_CONTIGUOUS"]
+
+    rewritten = column_major(tmp_path / "cache")
+    assert {"combined", "direct", "double_link", "association"} <= set(rewritten)
+    assert column_major(tmp_path / "cache") == []   # once
+    monkeypatch.setattr(Catalog, "_build", lambda *args: pytest.fail("a cache was rebuilt"))
+    again = catalog(tmp_path, fasttext_model=vec)
+    for name, matrix in built.items():
+        loaded = again.weights(name).matrix
+        assert np.array_equal(loaded, matrix) and loaded.flags["F_CONTIGUOUS"]
+    assert isinstance(again.table("combined").matrix, np.memmap)   # mapped, not read whole
