@@ -70,7 +70,7 @@ def launch_until(command: list[str], cwd: Path, wanted: re.Pattern, timeout: flo
     """Run `command` (without colour) until a line of its stdout matches `wanted`: the seconds
     that took (None if it ended or stalled first), the CPU seconds it had used when it was
     stopped there, and its stderr."""
-    env = {**os.environ, "NO_COLOR": "1"}
+    env = user_env()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     seconds = None
@@ -93,12 +93,19 @@ def launch_until(command: list[str], cwd: Path, wanted: re.Pattern, timeout: flo
     return seconds, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), err
 
 
+def user_env() -> dict[str, str]:
+    """This environment as a player's: no colour, and Python caching the bytecode of the project's
+    modules as it does by default (a session here may set PYTHONDONTWRITEBYTECODE, which made every
+    start compile 40 modules again)."""
+    return {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "NO_COLOR": "1"}
+
+
 def whole_run(argv: list[str]) -> tuple[float, float]:
     """Wall and CPU seconds of `python main.py ARGV` run to its end (no colour, no input)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, str(ROOT / "main.py"), *argv], cwd=ROOT,
-                   env={**os.environ, "NO_COLOR": "1"}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+    subprocess.run([sys.executable, str(ROOT / "main.py"), *argv], cwd=ROOT, env=user_env(),
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,11 +66,17 @@ def fingerprint(path: Path, root: Path) -> dict[str, Any]:
             "sha256": sha256_file(path)}
 
 
+@functools.lru_cache(maxsize=65536)   # every initializer of the corpus names its 359 books: once
 def _relative(path: Path, root: Path) -> str:
     try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
+        return path.resolve().relative_to(_resolved(root)).as_posix()
     except ValueError:
         return path.name
+
+
+@functools.lru_cache(maxsize=64)
+def _resolved(root: Path) -> Path:
+    return root.resolve()
 
 
 def sources_changed(stored: list[dict[str, Any]], files: Sequence[Path], root: Path) -> str | None:

@@ -102,3 +102,19 @@ def test_a_row_major_cache_from_an_older_build_is_rewritten_once_and_nothing_reb
         loaded = again.weights(name).matrix
         assert np.array_equal(loaded, matrix) and loaded.flags["F_CONTIGUOUS"]
     assert isinstance(again.table("combined").matrix, np.memmap)   # mapped, not read whole
+
+
+def test_sbert_similarities_are_read_back_while_their_embeddings_are_the_same(tmp_path):
+    from initializers.sbert import scaled_similarity
+
+    rng = np.random.default_rng(1)
+    vectors = rng.standard_normal((12, 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    save_matrix(tmp_path / "sbert.npy", vectors, {"initializer": "sbert"})
+    computed, scale = scaled_similarity(vectors[:9], vectors[9:], tmp_path / "sbert.npy")
+    assert computed.flags["F_CONTIGUOUS"] and computed.max() == 1.0
+    again, same = scaled_similarity(vectors[:9], vectors[9:], tmp_path / "sbert.npy")
+    assert isinstance(again, np.memmap) and np.array_equal(again, computed) and same == scale
+    save_matrix(tmp_path / "sbert.npy", vectors[::-1].copy(), {"initializer": "sbert"})   # re-encoded
+    changed, _ = scaled_similarity(vectors[::-1][:9], vectors[::-1][9:], tmp_path / "sbert.npy")
+    assert not isinstance(changed, np.memmap) and not np.array_equal(changed, computed)
