@@ -31,10 +31,10 @@ from initializers.fetch import (
     downloadable,
     mirror,
 )
+from initializers.recipe import FIRST_BUILD_MINUTES
 from initializers.sources import SOURCES, download_command
 
 DECLINED_PATH = DATA_DIR / "datasets_declined"   # a "no" to the game's offer (git-ignored)
-BUILD_MINUTES = 6   # the first game after a download builds the caches (reports/timings.md)
 
 SUMMARY = "download the datasets that make the AI stronger; say what is there"
 
@@ -154,8 +154,8 @@ def fetch(names: Sequence[str], sources: Path, **options) -> int:
         warn("datasets: run the same command again to fetch what failed.")
         return 1
     if done.fetched or done.replaced:
-        warn(f"datasets: the first game with them builds the AI's caches (about {BUILD_MINUTES} minutes "
-             "on 2 cores, once).")
+        warn(f"datasets: the first game with them builds the AI's caches (about {FIRST_BUILD_MINUTES} "
+             "minutes on 2 cores, once).")
     return 0
 
 
@@ -213,7 +213,7 @@ def status(sources: Path, files: bool = False, out: Callable[[str], None] = prin
 
 OFFER = """The AI plays on SBERT alone. With the datasets it plays better (people's word associations
 from USF and EAT, and 359 books from Project Gutenberg: about 105 MB to download, 47 MB on
-disk; some 15 minutes, pausing between files as Gutenberg asks, then a {build}-minute build, once).
+disk; some 12 minutes, pausing between files as Gutenberg asks, then a {build}-minute build, once).
 Download them now? (later: {command} datasets download) [y/N]> """
 
 
@@ -225,7 +225,7 @@ def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str]
     if not interactive() or declined.exists() or any(s.files(sources) for s in SOURCES.values()):
         return
     try:
-        answer = ask(OFFER.format(build=BUILD_MINUTES, command=PROGRAM)).strip().lower()
+        answer = ask(OFFER.format(build=FIRST_BUILD_MINUTES, command=PROGRAM)).strip().lower()
     except EOFError:
         return
     if answer in ("y", "yes"):

@@ -61,6 +61,7 @@ from initializers.recipe import (
     DOUBLE_LINK,
     FALLBACK,
     FALLBACK_ROW_WEIGHT,
+    FIRST_BUILD_MINUTES,
     INITIALIZERS,
     SPARSE_BACKOFF,
     canonical,
@@ -87,10 +88,6 @@ if TYPE_CHECKING:   # scipy.sparse loads where a sparse matrix is made: a game o
     from scipy import sparse
 
 COUNTS = {"neighbour": neighbour_counts, "sentence": sentence_counts}
-
-# The first build of every corpus-made matrix (the corpus, fastText, collocations, the double
-# link, combined) on the shared Gutenberg corpus: reports/timings.md.
-FIRST_BUILD_MINUTES = 6
 
 
 class Catalog:
