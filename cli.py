@@ -78,9 +78,12 @@ def load_ai(args: argparse.Namespace, board_words: Sequence[str] = (), partners:
     """
     import datasets
 
+    scheduler = scheduler_address(getattr(args, "scheduler", None))
+    # The corpus matrices, when not cached, are built in the background while the AI plays on the
+    # others; unless a rebuild, or counting on a cluster, was asked for: that runs here, waited for.
     settings = datasets.Settings(sources=args.sources, sbert_model=args.sbert_model, rebuild=args.rebuild,
-                                 fasttext_model=getattr(args, "fasttext_model", None),
-                                 scheduler=scheduler_address(getattr(args, "scheduler", None)))
+                                 fasttext_model=getattr(args, "fasttext_model", None), scheduler=scheduler,
+                                 background=args.rebuild is None and scheduler is None)
     captain = args.captain or DEFAULT_CAPTAIN
 
     def load(name: str | None, settings: datasets.Settings) -> tuple:

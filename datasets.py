@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from common import sweep_temporaries, warn
+from initializers import background
 from initializers.cache import column_major
 from initializers.catalog import Catalog
 from initializers.phrases import wordnet_folder
@@ -116,7 +117,10 @@ def load_weights(name: str | None = None, settings: Settings | None = None, **ch
     leaves its initializer out with one line on stderr; asking by name for one whose source is
     missing raises MissingSource.
     """
-    return _open(name, Catalog(settings_of(settings, changes)))
+    catalog = Catalog(settings_of(settings, changes))
+    weights = _open(name, catalog)
+    _background(catalog)
+    return weights
 
 
 def load_with_partners(name: str | None = None, settings: Settings | None = None, **changes: Any
@@ -134,8 +138,9 @@ def load_with_partners(name: str | None = None, settings: Settings | None = None
     partners = []
     for other in INITIALIZERS:
         if other != weights.name and catalog.missing(other) is None:
-            with contextlib.suppress(MissingSource):   # a source found unreadable: left out, said
+            with contextlib.suppress(MissingSource):   # unreadable, or left to the background: said
                 partners.append(catalog.weights(other))
+    _background(catalog)
     return weights, partners
 
 
@@ -162,4 +167,20 @@ def _open(name: str | None, catalog: Catalog) -> Weights:
     for other in sorted(catalog.rebuild - {"corpus"}, key=INITIALIZERS.index):
         if catalog.missing(other) is None:
             catalog.table(other)
-    return catalog.weights(chosen)
+    try:
+        return catalog.weights(chosen)
+    except MissingSource:
+        if name or not catalog.pending:
+            raise
+        return catalog.weights(FALLBACK)   # the default waits for the background: SBERT meanwhile
+
+
+def _background(catalog: Catalog) -> None:
+    """Start the build of what the catalog left to the background, or say once that a finished
+    build's matrices joined."""
+    if catalog.pending:
+        where = {"sources": catalog.sources, "cache_dir": catalog.cache_dir}
+        warn(background.start(replace(catalog.settings, **where)))
+    elif catalog.deferred and (names := background.joined(catalog.cache_dir)):
+        warn(f"The matrices built in the background joined the AI ({', '.join(names)}): it plays "
+             "with every dataset.")

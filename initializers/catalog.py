@@ -116,6 +116,10 @@ class Catalog:
             self.rebuild = set(rebuild) if rebuild else {*INITIALIZERS, "corpus"}
             if "corpus" in self.rebuild:  # the lemmatised corpus is rebuilt with what reads it
                 self.rebuild |= {n for n, needs in BASE.items() if "corpus" in needs}
+        # Left to a background build when not cached (`Settings.background`); those found so: `pending`.
+        self.deferred = frozenset(n for n in INITIALIZERS if "corpus" in sources_of(n)
+                                  ) if settings.background and not self.rebuild else frozenset()
+        self.pending: set[str] = set()
         self._tables: dict[str, Table] = {}
         self._weights: dict[str, Weights] = {}
         self._broken: dict[str, str] = {}   # initializers whose source could not be read, and why
@@ -231,15 +235,23 @@ class Catalog:
                 self.hints, self.words, model=self.sbert_model, cache_dir=self.cache_dir,
                 rebuild=name in self.rebuild, say=self.say)
             return table
-        parts = self._parts(name)
+        try:
+            parts = self._parts(name)
+        except MissingSource:   # every part of it left to the background: so is it
+            if name in self.deferred:
+                self.pending.add(name)
+            raise
         expected = self._expected(name, parts)
         table = None
         if name not in self.rebuild:
             try:
                 table = self._load(name, expected, parts)
             except StaleCache as reason:
-                if str(reason) != NO_CACHE_YET:
+                if str(reason) != NO_CACHE_YET and name not in self.deferred:
                     self.say(f"{name}: rebuilding the cache: {reason}")
+        if table is None and name in self.deferred:
+            self.pending.add(name)
+            raise MissingSource(f"{name}: being built in the background")
         if table is None:
             self._problems.clear()
             try:
