@@ -154,8 +154,8 @@ def fetch(names: Sequence[str], sources: Path, **options) -> int:
         warn("datasets: run the same command again to fetch what failed.")
         return 1
     if done.fetched or done.replaced:
-        warn(f"datasets: the first game with them builds the AI's caches (about {FIRST_BUILD_MINUTES} "
-             "minutes on 2 cores, once).")
+        warn(f"datasets: the next game starts at once and builds the AI's matrices in the background "
+             f"(about {FIRST_BUILD_MINUTES} minutes on 2 cores, once); they join the game after it.")
     return 0
 
 
@@ -213,7 +213,8 @@ def status(sources: Path, files: bool = False, out: Callable[[str], None] = prin
 
 OFFER = """The AI plays on SBERT alone. With the datasets it plays better (people's word associations
 from USF and EAT, and 359 books from Project Gutenberg: about 105 MB to download, 47 MB on
-disk; some 12 minutes, pausing between files as Gutenberg asks, then a {build}-minute build, once).
+disk; some 12 minutes, pausing between files as Gutenberg asks; then the game starts at once, with
+a {build}-minute build in the background, once).
 Download them now? (later: {command} datasets download) [y/N]> """
 
 
