@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import model
-from cli import Command
+from cli import Command, sources_folder
 from cluster import add_scheduler_argument, scheduler_address
 from common import BOARD_WORDS_PATH, DEFAULT_SBERT_MODEL, SOURCES_DIR, atomic_write_bytes, load_words, warn
 from evaluation import foreign_tier, human_models
@@ -76,7 +76,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agents", nargs="+", metavar="STRATEGY", help="agent strategies (default: all)")
     p.add_argument("--initializers", nargs="+", metavar="NAME",
                    help="weight matrices (default: every one that loads; sbert only with --quick)")
-    p.add_argument("--sources", type=Path, default=SOURCES_DIR, metavar="DIR",
+    p.add_argument("--sources", type=sources_folder, default=SOURCES_DIR, metavar="DIR",
                    help="datasets folder for the initializers (default data/sources/)")
     p.add_argument("--sbert-model", default=None, metavar="NAME_OR_PATH",
                    help=f"sentence-transformers model (default {DEFAULT_SBERT_MODEL})")

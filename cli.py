@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NoReturn
 
 from cluster import add_scheduler_argument, scheduler_address
 from common import COMMAND, SOURCES_DIR, warn
@@ -24,10 +25,35 @@ def parse_seed(text: str) -> int:
     return value
 
 
+def sources_folder(text: str) -> Path:
+    """`--sources DIR` as an argparse type: a folder that exists. A wrong one ends the command with
+    one line naming it and exit status 2; unsaid, the AI would play on SBERT alone. (The default,
+    data/sources/, is not checked: argparse converts only what was typed, and none there is fine.)"""
+    path = Path(text)
+    if not path.is_dir():
+        wrong("--sources", text, "is a file, not a folder" if path.exists() else "does not exist")
+    return path
+
+
+def folder_to_fill(text: str) -> Path:
+    """`--sources DIR` of a download as an argparse type: a folder, or a path where one can be made."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        wrong("--sources", text, "is a file, not a folder")
+    return path
+
+
+def wrong(flag: str, value: str, what: str) -> NoReturn:
+    """End the command: one line on stderr naming the flag, its value and what is wrong, exit 2
+    (argparse's own status for a bad argument, without its usage lines)."""
+    warn(f"{COMMAND}: {flag} {value} {what}")
+    raise SystemExit(2)
+
+
 def add_ai_arguments(p: argparse.ArgumentParser) -> None:
     """The flags that choose and build the AI."""
     ai = p.add_argument_group("AI")
-    ai.add_argument("--sources", type=Path, default=SOURCES_DIR, metavar="DIR",
+    ai.add_argument("--sources", type=sources_folder, default=SOURCES_DIR, metavar="DIR",
                     help="folder of datasets for the initializers (default data/sources/)")
     ai.add_argument("--initializer", default=None, metavar="NAME",
                     help="weight matrix to play with (default: the best available)")
@@ -49,9 +75,12 @@ def load_ai(args: argparse.Namespace, board_words: Sequence[str] = ()) -> AI:
     captain, the other matrices too, which the model of people reads."""
     import datasets
 
+    scheduler = scheduler_address(getattr(args, "scheduler", None))
+    # The corpus matrices, when not cached, are built in the background while the AI plays on the
+    # others; unless a rebuild, or counting on a cluster, was asked for: that runs here, waited for.
     settings = datasets.Settings(sources=args.sources, sbert_model=args.sbert_model, rebuild=args.rebuild,
-                                 fasttext_model=getattr(args, "fasttext_model", None),
-                                 scheduler=scheduler_address(getattr(args, "scheduler", None)))
+                                 fasttext_model=getattr(args, "fasttext_model", None), scheduler=scheduler,
+                                 background=args.rebuild is None and scheduler is None)
     captain = args.captain or DEFAULT_CAPTAIN
 
     def load(name: str | None, settings: datasets.Settings) -> tuple:
@@ -71,7 +100,8 @@ def load_ai(args: argparse.Namespace, board_words: Sequence[str] = ()) -> AI:
 @dataclass(frozen=True)
 class Command:
     """A subcommand of `python main.py` (bench, serve, companion, duet): its name, its help, its
-    flags and what runs it. main.py adds it to its own parser (`add_to`); `main(argv)` runs it alone.
+    flags and what runs it. main.py's parser takes it in when it is used (`CommandParser`);
+    `main(argv)` runs it alone.
 
     `run(args, **options)` gets the parsed flags, with the command's own arguments in `args.argv`.
     """
@@ -93,14 +123,38 @@ class Command:
         self.add_arguments(p)
         return p
 
-    def add_to(self, commands: argparse._SubParsersAction) -> None:
-        """Add this command to main.py's subcommands."""
-        p = commands.add_parser(self.name, help=self.summary, **self.texts())
-        self.add_arguments(p)
-        p.set_defaults(run=self.run)
-
     def main(self, argv: Sequence[str], **options) -> int:
         """`python main.py NAME ARGV`: parse the flags and run; returns a process exit code."""
         args = self.parser().parse_args(list(argv))
         args.argv = list(argv)
         return self.run(args, **options)
+
+
+class CommandParser(argparse.ArgumentParser):
+    """The parser of a subcommand of main.py that takes in its Command, its module imported, only
+    when it is used: when its arguments are parsed or its help is shown. A game and `--help`
+    start without the other commands' modules (the bench's evaluation package among them)."""
+
+    def __init__(self, *args, command: Callable[[], Command] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._command = command
+
+    def _take_in(self) -> None:
+        if self._command is not None:
+            command, self._command = self._command(), None
+            for name, value in command.texts().items():
+                setattr(self, name, value)
+            command.add_arguments(self)
+            self.set_defaults(run=command.run)
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._take_in()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self._take_in()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._take_in()
+        return super().format_help()

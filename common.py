@@ -17,6 +17,7 @@ from support.files import (
     temporary_beside,
     temporary_prefix,
 )
+from support.lexicon import CONTENT_TAGS, lemma_of, lemmas, lemmatizer, load_libraries, spellings, zipf
 from support.paths import (
     BOARD_WORDS_PATH,
     CACHE_DIR,
@@ -30,24 +31,13 @@ from support.paths import (
     ROOT,
     SOURCES_DIR,
 )
-from support.words import (
-    CONTENT_TAGS,
-    board_words,
-    hint_words,
-    lemma_of,
-    lemmas,
-    lemmatizer,
-    load_words,
-    normalise,
-    save_words,
-    words_hash,
-)
+from support.words import board_words, hint_words, load_words, normalise, save_words, words_hash
 
 __all__ = [
     "BOARD_WORDS_PATH", "CACHE_DIR", "COMMAND", "CONTENT_TAGS", "DATA_DIR", "DEFAULT_SBERT_MODEL",
     "GAMES_LOG_PATH", "HINT_WORDS_PATH", "INSTALLED", "PACKAGE_DATA", "ROOT", "SOURCES_DIR",
-    "STALE_TEMPORARY", "append_line", "atomic_write_bytes", "board_words", "hint_words", "lemma_of", "lemmas",
-    "lemmatizer", "load_words", "normalise", "on_terminal", "pid_alive", "progress", "save_words",
-    "sha256_file", "sweep_temporaries", "temporary_beside", "temporary_prefix", "ticking", "warn",
-    "words_hash",
+    "STALE_TEMPORARY", "append_line", "atomic_write_bytes", "board_words", "hint_words", "lemma_of",
+    "lemmas", "lemmatizer", "load_libraries", "load_words", "normalise", "on_terminal", "pid_alive",
+    "progress", "save_words", "sha256_file", "spellings", "sweep_temporaries", "temporary_beside",
+    "temporary_prefix", "ticking", "warn", "words_hash", "zipf",
 ]

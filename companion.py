@@ -1,7 +1,7 @@
 """Companion mode: the AI as a helper for a group playing Codenames at a real table.
 
-`python main.py companion` asks for the 25 words on the table (typed, or from
-a file) and the key card (5 rows of R/B/N/A), then answers commands: a clue
+`codenames companion` (`python main.py companion` from a clone) asks for the 25 words on the
+table (typed, or from a file) and the key card (5 rows of R/B/N/A), then answers commands: a clue
 for red or blue with its reasons, how the board ranks for a clue, and cards
 marked as revealed as the game goes on. The session is saved after every step
 (data/companion.json by default) and resumed on the next start, so a closed
@@ -17,6 +17,7 @@ from typing import TextIO
 
 import cli
 from cli import Command, add_ai_arguments
+from common import COMMAND as PROGRAM
 from common import DATA_DIR, warn
 from model import AI
 from prompts import QuitGame
@@ -103,7 +104,7 @@ def answer(companion: Companion, state: Path, renderer: Renderer) -> int:
     except (QuitGame, EOFError):
         companion.save()
         again = "" if state == DEFAULT_STATE else f" --state {state}"
-        renderer.write(f"\nSession saved in {state}; run 'python main.py companion{again}' to resume.")
+        renderer.write(f"\nSession saved in {state}; run '{PROGRAM} companion{again}' to resume.")
         return 0
     except KeyboardInterrupt:
         companion.save()

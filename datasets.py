@@ -26,6 +26,8 @@ from dataclasses import replace
 from typing import Any
 
 from common import sweep_temporaries, warn
+from initializers import background
+from initializers.cache import column_major
 from initializers.catalog import Catalog
 from initializers.phrases import wordnet_folder
 from initializers.readers import read_eat, read_usf
@@ -113,7 +115,10 @@ def load_weights(name: str | None = None, settings: Settings | None = None, **ch
     leaves its initializer out with one line on stderr; asking by name for one whose source is
     missing raises MissingSource.
     """
-    return _open(name, Catalog(settings_of(settings, changes)))
+    catalog = Catalog(settings_of(settings, changes))
+    weights = _open(name, catalog)
+    _background(catalog)
+    return weights
 
 
 def load_with_partners(name: str | None = None, settings: Settings | None = None, **changes: Any
@@ -131,8 +136,9 @@ def load_with_partners(name: str | None = None, settings: Settings | None = None
     partners = []
     for other in INITIALIZERS:
         if other != weights.name and catalog.missing(other) is None:
-            with contextlib.suppress(MissingSource):   # a source found unreadable: left out, said
+            with contextlib.suppress(MissingSource):   # unreadable, or left to the background: said
                 partners.append(catalog.weights(other))
+    _background(catalog)
     return weights, partners
 
 
@@ -153,9 +159,30 @@ def _open(name: str | None, catalog: Catalog) -> Weights:
     what is missing and rebuilding what the catalog was asked to rebuild."""
     chosen = canonical(name) if name else catalog.default()
     sweep_temporaries(catalog.cache_dir)   # what writers killed since the last run left behind
+    column_major(catalog.cache_dir)        # a cache older builds wrote row-major, rewritten once
     for line in missing_notice(catalog, chosen if name else DEFAULT_INITIALIZER):
         warn(line)
     for other in sorted(catalog.rebuild - {"corpus"}, key=INITIALIZERS.index):
         if catalog.missing(other) is None:
             catalog.table(other)
-    return catalog.weights(chosen)
+    try:
+        return catalog.weights(chosen)
+    except MissingSource:
+        if name or not catalog.pending:
+            raise
+        return catalog.weights(FALLBACK)   # the default waits for the background: SBERT meanwhile
+
+
+def _background(catalog: Catalog) -> None:
+    """Start the build of what the catalog left to the background, or say once that a finished
+    build's matrices joined."""
+    if catalog.pending:
+        where = {"sources": catalog.sources, "cache_dir": catalog.cache_dir}
+        try:
+            warn(background.start(replace(catalog.settings, **where)))
+        except OSError as error:   # a cache folder that cannot be written: the game goes on without
+            warn(f"The matrices made from the corpus could not be built in the background ({error}); "
+                 "this game plays without them.")
+    elif catalog.deferred and (names := background.joined(catalog.cache_dir)):
+        warn(f"The matrices built in the background joined the AI ({', '.join(names)}): it plays "
+             "with every dataset.")

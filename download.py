@@ -1,7 +1,8 @@
 """`python main.py datasets`: download the datasets that make the AI stronger, and say what is there.
 
 `download` fetches them from their publishers into the sources folder (initializers/fetch.py
-knows the files, their checks and how to fetch them politely); `status` lists what is present.
+knows the files, their checks and how to fetch them politely); `status` lists what is present;
+`mirror DIR` writes them at the publishers' paths, for a club or a class to serve to its own.
 The game offers the download once, before the first interactive game without any dataset
 (`offer`), and remembers a "no".
 """
@@ -14,16 +15,26 @@ import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from cli import Command
+from cli import Command, folder_to_fill, sources_folder
+from common import COMMAND as PROGRAM
 from common import DATA_DIR, SOURCES_DIR, sha256_file, warn
 
 # fetch.py's own command line reads it directly: through datasets.py every start of the game would
 # load the catalog and scipy.sparse for this command's help text.
-from initializers.fetch import BASE_URL_VARIABLE, PAUSE, TIMEOUT, Unreachable, copy_of, download, downloadable
+from initializers.fetch import (
+    BASE_URL_VARIABLE,
+    PAUSE,
+    TIMEOUT,
+    Unreachable,
+    copy_of,
+    download,
+    downloadable,
+    mirror,
+)
+from initializers.recipe import FIRST_BUILD_MINUTES
 from initializers.sources import SOURCES, download_command
 
 DECLINED_PATH = DATA_DIR / "datasets_declined"   # a "no" to the game's offer (git-ignored)
-BUILD_MINUTES = 6   # the first game after a download builds the caches (reports/timings.md)
 
 SUMMARY = "download the datasets that make the AI stronger; say what is there"
 
@@ -46,9 +57,10 @@ def describe() -> str:
 DESCRIPTION = describe()
 
 EPILOG = f"""examples:
-  python main.py datasets download           USF, EAT and the books (default folder data/sources/)
-  python main.py datasets download usf eat   only these
-  python main.py datasets status --files     what is there, file by file, with checksums
+  {PROGRAM} datasets download           USF, EAT and the books (default folder data/sources/)
+  {PROGRAM} datasets download usf eat   only these
+  {PROGRAM} datasets status --files     what is there, file by file, with checksums
+  {PROGRAM} datasets mirror DIR         a folder to serve as a mirror (python -m http.server)
 
 The download goes one file at a time, with a pause between two requests to the same server
 ({PAUSE:g} s), through the proxy that https_proxy / http_proxy name. Run it again to fetch what is
@@ -68,7 +80,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                              description="Fetch the named datasets (default: " + ", ".join(
                                  n for n, d in downloadable().items() if d.default) + ") from their "
                              "publishers; what is there and sound is kept.")
-    get.add_argument("names", nargs="*", metavar="NAME", choices=[[], *downloadable()],
+    get.add_argument("names", nargs="*", metavar="NAME", type=dataset_name,
                      help=f"datasets to fetch: {', '.join(downloadable())}")
     get.add_argument("--pause", type=float, default=PAUSE, metavar="SECONDS",
                      help=f"pause between two requests to one server (default {PAUSE:g})")
@@ -81,9 +93,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                      help="keep a file whose SHA-256 is not the recorded one when its content checks out")
     status = actions.add_parser("status", help="what is present: files, size, checksums, what each adds")
     status.add_argument("--files", action="store_true", help="list every file with its SHA-256")
-    for action in (get, status):
-        action.add_argument("--sources", type=Path, default=SOURCES_DIR, metavar="DIR",
+    copy = actions.add_parser("mirror", help="write a folder that serves the datasets as a mirror",
+                              description="Write the datasets in the sources folder into DIR at their "
+                              "publishers' URL paths, as the publishers serve them, for a club or a class "
+                              "to download once and serve: python -m http.server --directory DIR; then "
+                              "datasets download --base-url http://HOST:8000 --pause 0.")
+    copy.add_argument("folder", type=folder_to_fill, metavar="DIR", help="the folder to write (the mirror)")
+    copy.add_argument("names", nargs="*", metavar="NAME", type=dataset_name,
+                      help=f"datasets to copy (default: those a download fetches): "
+                           f"{', '.join(downloadable())}")
+    for action, folder in ((get, folder_to_fill), (status, sources_folder), (copy, sources_folder)):
+        action.add_argument("--sources", type=folder, default=SOURCES_DIR, metavar="DIR",
                             help="the sources folder (default data/sources/)")
+
+
+def dataset_name(text: str) -> str:
+    """A dataset's name, as an argparse type (a type, not `choices`: with nargs="*", argparse
+    would check the empty list against the choices too, and list it among them)."""
+    if text not in downloadable():
+        raise argparse.ArgumentTypeError(f"no dataset {text!r}: choose from {', '.join(downloadable())}")
+    return text
 
 
 def main(argv: Sequence[str]) -> int:
@@ -92,8 +121,11 @@ def main(argv: Sequence[str]) -> int:
 
 
 def run(args: argparse.Namespace, **options) -> int:
-    if getattr(args, "action", None) == "download":
+    action = getattr(args, "action", None)
+    if action in ("download", "mirror"):
         names = args.names or [n for n, d in downloadable().items() if d.default]
+        if action == "mirror":
+            return write_mirror(names, args.sources, args.folder)
         return fetch(names, args.sources, base_url=args.base_url, pause=args.pause, timeout=args.timeout,
                      trust_content=args.trust_content)
     return status(getattr(args, "sources", SOURCES_DIR), getattr(args, "files", False))
@@ -122,9 +154,27 @@ def fetch(names: Sequence[str], sources: Path, **options) -> int:
         warn("datasets: run the same command again to fetch what failed.")
         return 1
     if done.fetched or done.replaced:
-        warn(f"datasets: the first game with them builds the AI's caches (about {BUILD_MINUTES} minutes "
-             "on 2 cores, once).")
+        warn(f"datasets: the next game starts at once and builds the AI's matrices in the background "
+             f"(about {FIRST_BUILD_MINUTES} minutes on 2 cores, once); they join the game after it.")
     return 0
+
+
+def write_mirror(names: Sequence[str], sources: Path, folder: Path) -> int:
+    """`datasets mirror DIR`: the mirror, then how to serve it and download from it; exit status 1
+    when a file was not there to copy."""
+    try:
+        written, missing = mirror(names, sources, folder)
+    except OSError as error:
+        warn(f"datasets: {error}")
+        return 1
+    warn(f"datasets: {len(written)} files written to {folder}/, at the publishers' paths.")
+    if missing:
+        files = f"{len(missing)} file{'s' * (len(missing) != 1)}"
+        warn(f"datasets: {files} missing or corrupt in {sources}/ left out (e.g. {missing[0]}): "
+             f"{download_command(sources, *names)} fetches them.")
+    warn(f"Serve it with: python -m http.server 8000 --directory {folder}\n"
+         f"and download from it with: {PROGRAM} datasets download --base-url http://HOST:8000 --pause 0")
+    return 1 if missing else 0
 
 
 def status(sources: Path, files: bool = False, out: Callable[[str], None] = print) -> int:
@@ -163,8 +213,9 @@ def status(sources: Path, files: bool = False, out: Callable[[str], None] = prin
 
 OFFER = """The AI plays on SBERT alone. With the datasets it plays better (people's word associations
 from USF and EAT, and 359 books from Project Gutenberg: about 105 MB to download, 47 MB on
-disk; some 15 minutes, pausing between files as Gutenberg asks, then a {build}-minute build, once).
-Download them now? (later: python main.py datasets download) [y/N]> """
+disk; some 12 minutes, pausing between files as Gutenberg asks; then the game starts at once, with
+a {build}-minute build in the background, once).
+Download them now? (later: {command} datasets download) [y/N]> """
 
 
 def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str] | None = None) -> None:
@@ -175,7 +226,7 @@ def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str]
     if not interactive() or declined.exists() or any(s.files(sources) for s in SOURCES.values()):
         return
     try:
-        answer = ask(OFFER.format(build=BUILD_MINUTES)).strip().lower()
+        answer = ask(OFFER.format(build=FIRST_BUILD_MINUTES, command=PROGRAM)).strip().lower()
     except EOFError:
         return
     if answer in ("y", "yes"):
@@ -184,7 +235,7 @@ def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str]
     try:
         declined.parent.mkdir(parents=True, exist_ok=True)
         declined.write_text("You said no to downloading the datasets before a game. Delete this file to "
-                            "be asked again, or run: python main.py datasets download\n")
+                            f"be asked again, or run: {PROGRAM} datasets download\n")
     except OSError as error:
         warn(f"could not remember the answer in {declined}: {error}")
 

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from pathlib import Path
 
-import bench
-import companion
-import download
-import duet
-import protocol
 import session
 from board import TEAMS
-from cli import add_ai_arguments, parse_seed
+from cli import Command, CommandParser, add_ai_arguments, parse_seed
 from common import BOARD_WORDS_PATH, COMMAND, GAMES_LOG_PATH
 from model import LEVELS
 from players import COMPOSITIONS, Composition
@@ -27,17 +23,37 @@ the AI, written captain:agent (ai:human: the AI gives hints, you guess); or
 'auto', a solo-play opponent that turns over one of its own cards each turn.
 Without --red/--blue you are asked at the start."""
 
-EPILOG = """examples:
-  python main.py                               ask for the teams, then play
-  python main.py --red human:ai --blue auto    you give hints, the AI guesses
-  python main.py --red ai:human --blue ai:ai   the AI gives you hints
-  python main.py --red ai:ai --blue ai:ai --seed 1   watch the AI play itself
+EPILOG = f"""examples:
+  {COMMAND}                               ask for the teams, then play
+  {COMMAND} --red human:ai --blue auto    you give hints, the AI guesses
+  {COMMAND} --red ai:human --blue ai:ai   the AI gives you hints
+  {COMMAND} --red ai:ai --blue ai:ai --seed 1   watch the AI play itself
 
-commands: python main.py bench|serve|companion|duet|datasets --help"""
+commands: {COMMAND} bench|serve|companion|duet|datasets --help"""
 
 
-# The other commands, each with its flags and what runs it.
-COMMANDS = (bench.COMMAND, protocol.COMMAND, companion.COMMAND, duet.COMMAND, download.COMMAND)
+# The other commands and the line --help gives each. Each one's module is imported only when it
+# runs or its help is asked for (`command`): a game and --help start without them.
+COMMANDS = {"bench": "measure the AI: strategies, tiers, speed",
+            "serve": "the AI for other programs: JSON lines on stdin and stdout",
+            "companion": "a helper for a game at a real table: clues and rankings on demand",
+            "duet": "Codenames Duet: you and an AI partner against the timer",
+            "datasets": "download the datasets, or say which are there"}
+
+
+def command(name: str) -> Command:
+    """The command called `name`, from its module."""
+    if name == "bench":
+        import bench as module
+    elif name == "serve":
+        import protocol as module
+    elif name == "companion":
+        import companion as module
+    elif name == "duet":
+        import duet as module
+    else:
+        import download as module
+    return module.COMMAND
 
 
 def parser() -> argparse.ArgumentParser:
@@ -60,9 +76,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--log", type=Path, default=GAMES_LOG_PATH, metavar="FILE",
                    help="append each game as a JSON line here (default data/games.jsonl)")
     p.add_argument("--no-log", action="store_true", help="do not write the game log")
-    commands = p.add_subparsers(dest="command", title="other commands", metavar="COMMAND")
-    for command in COMMANDS:
-        command.add_to(commands)
+    commands = p.add_subparsers(dest="command", title="other commands", metavar="COMMAND",
+                                parser_class=CommandParser)
+    for name, summary in COMMANDS.items():
+        commands.add_parser(name, help=summary, command=functools.partial(command, name))
     return p
 
 

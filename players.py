@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from board import Color
+from common import load_libraries
 from engine import AutoTeam, Game, Team, Turn
-from model import AI, LEVELS, Agent, Hint, HintChoice, spellings
+from model import AI, LEVELS, Agent, Hint, HintChoice
 from prompts import HELP_AGENT, HELP_CAPTAIN, Terminal, ask_card, ask_hint
 
 
@@ -62,7 +63,7 @@ class HumanCaptain:
         self.terminal = terminal
         # The rules' word lists load now (a second or more): after the first hint they would hold
         # the key on a shared screen while the agents wait for it to clear.
-        spellings("ready")
+        load_libraries()
 
     def give_hint(self, game: Game) -> HintChoice:
         show(self.terminal, game, captain=True)

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 
-import download
 from board import BLUE, RED, Board, Color, game_rngs
 from cli import load_ai
 from common import BOARD_WORDS_PATH, append_line, load_words, warn
@@ -128,6 +127,8 @@ def play(args: argparse.Namespace) -> int:
     """Set up the teams, then play games until the players have had enough; the exit code."""
     lineup = who_plays(args)
     if lineup.needs_ai:
+        import download  # only a game that may offer the download loads it
+
         download.offer(args.sources)   # once, in a terminal, when there is no dataset yet
     try:
         ai = load_ai(args) if lineup.needs_ai else None

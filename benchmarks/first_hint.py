@@ -2,7 +2,7 @@
 
     python -m benchmarks.first_hint                     # first hint: cold and warm, then the download
     python -m benchmarks.first_hint --without-shipped   # also cold without data/sbert_en.npy (~1 min)
-    python -m benchmarks.first_hint --full-build        # also the first game with every dataset (~6 min)
+    python -m benchmarks.first_hint --full-build        # also every dataset: first hint, full AI (~11 min)
     python -m benchmarks.first_hint --commit 231e949 --skip-download   # the same, for an older commit
 
 A fresh clone is the committed tree (`git archive HEAD`) in a temporary folder: no data/cache,
@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -35,11 +34,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.startup import launch_until
+from benchmarks.startup import HINT_LINE, launch_until
 
 ROOT = Path(__file__).resolve().parent.parent
 
-HINT_LINE = re.compile(r"^(RED|BLUE) captain: [A-Z]+ (\d|unlimited)")
 GAME = ["main.py", "--red", "ai:ai", "--blue", "ai:ai", "--seed", "1", "--no-log"]
 
 
@@ -88,6 +86,16 @@ def measure_download(shared: Path, folder: Path) -> tuple[float, float, int, int
         files = len(server.requests)
     size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
     return times[0], times[1], files, size
+
+
+def full_ai_ready(cache: Path, start: float, timeout: float = 3600) -> float:
+    """Seconds from `start` until the background build in `cache` (initializers/background.py) left
+    its marker: the next game plays with every matrix."""
+    while not (cache / "build.joined").exists():
+        if time.perf_counter() - start > timeout:
+            raise RuntimeError(f"no finished build in {cache} after {timeout:.0f} s")
+        time.sleep(1)
+    return time.perf_counter() - start
 
 
 def row(measure: str, value: str, cpu: str = "", target: str = "") -> str:
@@ -139,10 +147,14 @@ def main(argv: list[str] | None = None) -> int:
             lines.append(row(f"  on disk: {size / 1e6:.1f} MB; the real download's pauses add "
                              f"{(requests - 3) * fetch.PAUSE / 60:.0f} min", ""))
         if args.full_build:
+            start = time.perf_counter()
             seconds, cpu, _ = to_first_hint(clone, ["--sources", str(args.shared)], timeout=3600)
-            ok &= seconds <= 180
-            lines.append(row("first hint with every dataset, empty data/cache (the full build)",
-                             f"{seconds:.0f} s", f"{cpu:.0f} s", "<= 180 s"))
+            lines.append(row("first hint with every dataset, empty data/cache (plays at once)",
+                             f"{seconds:.1f} s", f"{cpu:.1f} s"))
+            ready = full_ai_ready(clone / "data" / "cache", start)
+            ok &= ready <= 180
+            lines.append(row("  the full AI ready: the background build of the corpus matrices done",
+                             f"{ready:.0f} s", "", "<= 180 s"))
     print(row("measure", "wall", "CPU", "target"))
     print("-" * 108)
     print("\n".join(lines))

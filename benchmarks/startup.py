@@ -1,8 +1,9 @@
 """Speed of the playable game, measured on this machine.
 
-    python -m benchmarks.startup                # all three measures
+    python -m benchmarks.startup                # every measure
     python -m benchmarks.startup --skip-build   # leave out the SBERT cache build (~1-2 min)
     python -m benchmarks.startup --only build --torch-threads 1   # the build on one thread
+    python -m benchmarks.startup --only blink --sources ../shared/datasets   # issue 46's targets
 
 Measures, each against its target:
 
@@ -17,6 +18,12 @@ Measures, each against its target:
    launch. Median over all hints (≤ 20 ms); the p90 and the median of each
    game's first hint (which builds the filter for its 25 cards) are printed
    for information.
+
+4. In a blink (issue 46), whole processes, each after one untimed run, median of `--runs`:
+   `python main.py --help` (≤ 0.3 s CPU); the first hint of a warm start (`--red ai:ai --blue
+   ai:ai --seed 1`, launch to "RED captain: WORD N", ≤ 0.5 s); a whole AI-vs-AI game, seed 1,
+   CPU of the process: embedded, with an empty sources folder (≤ 1.0 s), and with every dataset
+   in `--sources` (≤ 1.2 s; its matrices already in data/cache, or it measures their build).
 
 Wall-clock times are what a player waits; the CPU column shows the work,
 which stays meaningful when other jobs share the cores (see the load
@@ -43,6 +50,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 
 GRID_LINE = re.compile(r"^([\[(][RBNA ][\])] \S+ *){5}$")
+HINT_LINE = re.compile(r"^(RED|BLUE) captain: [A-Z]+ (\d|unlimited)")
+AI_GAME = ["--red", "ai:ai", "--blue", "ai:ai", "--seed", "1", "--no-log"]
 
 
 def launch_to_first_board(seed: int, timeout: float = 120.0) -> tuple[float, float]:
@@ -61,7 +70,7 @@ def launch_until(command: list[str], cwd: Path, wanted: re.Pattern, timeout: flo
     """Run `command` (without colour) until a line of its stdout matches `wanted`: the seconds
     that took (None if it ended or stalled first), the CPU seconds it had used when it was
     stopped there, and its stderr."""
-    env = {**os.environ, "NO_COLOR": "1"}
+    env = user_env()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     seconds = None
@@ -82,6 +91,68 @@ def launch_until(command: list[str], cwd: Path, wanted: re.Pattern, timeout: flo
         err = stderr.read()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return seconds, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), err
+
+
+def user_env() -> dict[str, str]:
+    """This environment as a player's: no colour, and Python caching the bytecode of the project's
+    modules as it does by default (a session here may set PYTHONDONTWRITEBYTECODE, which made every
+    start compile 40 modules again)."""
+    return {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "NO_COLOR": "1"}
+
+
+def whole_run(argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of `python main.py ARGV` run to its end (no colour, no input)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, str(ROOT / "main.py"), *argv], cwd=ROOT, env=user_env(),
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def to_first_hint(argv: list[str]) -> tuple[float, float]:
+    """Wall seconds from launching `python main.py ARGV` to its first hint, and its CPU seconds then."""
+    seconds, cpu, err = launch_until([sys.executable, str(ROOT / "main.py"), *argv], ROOT, HINT_LINE)
+    if seconds is None:
+        raise RuntimeError(f"no hint from the game: {err[-2000:]}")
+    return seconds, cpu
+
+
+def medians(measure, argv: list[str], runs: int) -> tuple[float, float, float]:
+    """The median wall and CPU seconds of `runs` measures after one untimed one, and the load
+    average (1 min) when they ended."""
+    measure(argv)
+    times = [measure(argv) for _ in range(runs)]
+    return (statistics.median(w for w, _ in times), statistics.median(c for _, c in times),
+            os.getloadavg()[0])
+
+
+def blink_rows(runs: int, sources: Path | None, lines: list[str]) -> bool:
+    """Issue 46's measures of a start, whole processes (see the module's docstring); their rows
+    are added to `lines`. Whether every target is met."""
+    ok = True
+
+    def add(measure: str, value: tuple[float, float, float], target: float, on_cpu: bool = True) -> None:
+        nonlocal ok
+        wall, cpu, load = value
+        met = (cpu if on_cpu else wall) <= target
+        ok &= met
+        lines.append(row(f"{measure} (load {load:.1f})", f"{wall:.2f} s", f"{cpu:.2f} s",
+                         f"<= {target:g} s{' CPU' if on_cpu else ''}", met))
+
+    with tempfile.TemporaryDirectory() as empty:
+        embedded = [*AI_GAME, "--sources", empty]
+        add(f"python main.py --help (median of {runs})", medians(whole_run, ["--help"], runs), 0.3)
+        add("first hint of a warm start, embedded", medians(to_first_hint, embedded, runs), 0.5, on_cpu=False)
+        add("AI-vs-AI game, seed 1, embedded (no dataset)", medians(whole_run, embedded, runs), 1.0)
+    if sources is not None:
+        every = [*AI_GAME, "--sources", str(sources)]
+        add("first hint of a warm start, every dataset", medians(to_first_hint, every, runs), 0.5,
+            on_cpu=False)
+        add("AI-vs-AI game, seed 1, every dataset", medians(whole_run, every, runs), 1.2)
+    return ok
 
 
 def measure_startup(runs: int) -> tuple[list[float], list[float]]:
@@ -165,7 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=5, help="timed launches (default 5)")
     p.add_argument("--games", type=int, default=50, help="AI-vs-AI games for the hint time (default 50)")
     p.add_argument("--skip-build", action="store_true", help="do not time the SBERT cache build")
-    p.add_argument("--only", choices=("startup", "build", "hints"), help="run one measure only")
+    p.add_argument("--only", choices=("startup", "build", "hints", "blink"), help="run one measure only")
+    p.add_argument("--sources", type=Path, default=None, metavar="DIR",
+                   help="the datasets for the blink's runs with every dataset (e.g. ../shared/datasets)")
     p.add_argument("--torch-threads", type=int, metavar="N",
                    help="torch threads for the cache build (default: torch's own choice)")
     args = p.parse_args(argv)
@@ -195,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if wanted("hints"):
         ok &= hint_rows(args.games, lines)
+
+    if wanted("blink"):
+        ok &= blink_rows(args.runs, args.sources, lines)
 
     print(row("measure", "wall", "CPU", "target", None) + "  result")
     print("-" * 104)

@@ -12,6 +12,7 @@ import numpy as np
 from board import game_rngs
 from cli import Command, add_ai_arguments, load_ai, parse_seed
 from common import BOARD_WORDS_PATH, board_words, load_words, warn
+from common import COMMAND as PROGRAM
 from duet.game import DuetGame
 from duet.partners import AIPartner, HumanPartner
 from duet.rules import RULES, TIMER_TOKENS, DuetBoard, Side
@@ -23,9 +24,9 @@ from renderer import Renderer
 
 PLAYERS = ("human:ai", "ai:ai")
 
-EPILOG = """examples:
-  python main.py duet                            you and the AI as partners
-  python main.py duet --players ai:ai --seed 3   watch the AI play with itself"""
+EPILOG = f"""examples:
+  {PROGRAM} duet                            you and the AI as partners
+  {PROGRAM} duet --players ai:ai --seed 3   watch the AI play with itself"""
 
 
 SUMMARY = "Codenames Duet: you and an AI partner against the timer"

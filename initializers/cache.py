@@ -3,6 +3,7 @@ when the sidecar vouches for them."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -18,8 +19,10 @@ from common import atomic_write_bytes, sha256_file, temporary_beside
 # --- caches beside the matrices --------------------------------------------------------------------
 
 
-def save_matrix(path: Path, matrix: np.ndarray, meta: dict[str, Any]) -> None:
-    """Save a matrix as `.npy` with a JSON sidecar that names it and records its checksum.
+def save_matrix(path: Path, matrix: np.ndarray, meta: dict[str, Any], by_column: bool = False) -> None:
+    """Save a matrix as `.npy` with a JSON sidecar that names it and records its checksum, and the
+    file's size and modification time (`unchanged`). `by_column` writes it column-major, as
+    `model.Weights` holds a hint × word matrix, so that it is read back without a copy.
 
     The matrix is written first and the sidecar last, each atomically: a cache is
     trusted only when its sidecar exists and the checksum matches, so a rebuild
@@ -27,12 +30,18 @@ def save_matrix(path: Path, matrix: np.ndarray, meta: dict[str, Any]) -> None:
     """
     with temporary_beside(path) as temporary:
         with open(temporary, "wb") as f:
-            np.save(f, np.ascontiguousarray(matrix))
+            np.save(f, np.asfortranarray(matrix) if by_column else np.ascontiguousarray(matrix))
         meta = {**meta, "shape": list(matrix.shape), "dtype": str(matrix.dtype),
-                "sha256": sha256_file(temporary)}
+                "sha256": (checksum := sha256_file(temporary)), "stat": file_stat(temporary, checksum)}
         sidecar(path).unlink(missing_ok=True)
         os.replace(temporary, path)
     atomic_write_bytes(sidecar(path), json.dumps(meta, indent=1, sort_keys=True).encode())
+
+
+def file_stat(path: Path, checksum: str | None = None) -> list:
+    """A file's size and modification time (ns), and the checksum they vouch for (`unchanged`)."""
+    stat = path.stat()
+    return [stat.st_size, stat.st_mtime_ns, checksum]
 
 
 def sidecar(path: Path) -> Path:
@@ -53,8 +62,9 @@ def missing_sidecar(path: Path) -> None:
         raise StaleCache(f"{sidecar(path).name} is missing" if path.exists() else NO_CACHE_YET)
 
 
-def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
-    """Load a cached matrix, checking its sidecar against the expected metadata.
+def load_matrix(path: Path, expected: dict[str, Any], mapped: bool = False) -> np.ndarray:
+    """Load a cached matrix, checking its sidecar against the expected metadata; `mapped`, as a
+    read-only memory map (a start then reads only the pages it uses: a board's columns).
 
     Raises StaleCache with the reason when it must be rebuilt.
     """
@@ -71,18 +81,71 @@ def load_matrix(path: Path, expected: dict[str, Any]) -> np.ndarray:
         if meta.get(key) != value:
             raise StaleCache(f"{key} changed")
     try:
-        checksum = sha256_file(path)
+        if not unchanged(path, meta):
+            if meta.get("sha256") != sha256_file(path):
+                raise StaleCache("checksum mismatch (truncated or corrupt file)")
+            remember_stat(path, meta)
     except OSError as error:   # a directory, no permission, an I/O error: rebuild, don't crash
         raise StaleCache(f"unreadable matrix ({error})") from None
-    if meta.get("sha256") != checksum:
-        raise StaleCache("checksum mismatch (truncated or corrupt file)")
     try:
-        matrix = np.load(path, allow_pickle=False)
+        matrix = np.load(path, mmap_mode="r" if mapped else None, allow_pickle=False)
     except (OSError, ValueError) as error:
         raise StaleCache(f"unreadable matrix ({error})") from None
     if list(matrix.shape) != meta.get("shape"):
         raise StaleCache("shape mismatch")
     return matrix
+
+
+def unchanged(path: Path, meta: dict[str, Any]) -> bool:
+    """Whether the file is as it was when its checksum was last verified: the size, modification
+    time and checksum recorded then still hold. It is then trusted without hashing it again (as
+    git's index trusts a file), which every start did for up to 150 MB of matrices; a write to it,
+    a truncation or a copy changes its stat, and it is hashed. As in git, a file modified in the
+    clock tick its sidecar was written in ("racily clean") is hashed all the same."""
+    recorded = meta.get("stat")
+    if not isinstance(recorded, list) or len(recorded) != 3 or recorded[2] != meta.get("sha256"):
+        return False
+    return recorded[:2] == file_stat(path)[:2] and recorded[1] < sidecar(path).stat().st_mtime_ns
+
+
+def remember_stat(path: Path, meta: dict[str, Any]) -> None:
+    """After a checksum verified a file whose stat changed (a copied cache), record its new stat,
+    so that the next start need not hash it; a sidecar that cannot be written is left as it was."""
+    with contextlib.suppress(OSError):
+        atomic_write_bytes(sidecar(path), json.dumps({**meta, "stat": file_stat(path, meta["sha256"])},
+                                                     indent=1, sort_keys=True).encode())
+
+
+def column_major(cache_dir: Path) -> list[str]:
+    """Rewrite the hint × word matrices that older builds cached row-major (every matrix but
+    SBERT's embeddings) column-major, once: `model.Weights` holds them so, and converting 150 MB
+    on every start took half a second. A combination's sidecar names its parts by checksum, so
+    those are rewritten too, and nothing is rebuilt. A pass cut short leaves what it had not
+    reached to be rebuilt. Returns the names rewritten."""
+    renamed: dict[str, str] = {}   # old checksum → new
+    names = []
+    for path in sorted(Path(cache_dir).glob("*.npy")):
+        try:
+            meta = read_sidecar(path)
+            if meta.get("initializer") in (None, "sbert") or len(meta.get("shape", ())) != 2:
+                continue
+            if np.load(path, mmap_mode="r").flags["F_CONTIGUOUS"]:   # the header alone is read
+                continue
+            matrix = load_matrix(path, {})
+            save_matrix(path, matrix, {k: v for k, v in meta.items() if k not in ("sha256", "stat")},
+                        by_column=True)
+            renamed[meta["sha256"]] = read_sidecar(path)["sha256"]
+            names.append(path.stem)
+        except (StaleCache, OSError, ValueError, KeyError):
+            continue   # unreadable or stale: the catalog says so and rebuilds it
+    if renamed:
+        for path in sorted(Path(cache_dir).glob("*.json")):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                meta = json.loads(path.read_text())
+                if isinstance(meta.get("parts"), dict) and set(meta["parts"].values()) & set(renamed):
+                    meta["parts"] = {p: renamed.get(c, c) for p, c in meta["parts"].items()}
+                    atomic_write_bytes(path, json.dumps(meta, indent=1, sort_keys=True).encode())
+    return names
 
 
 def save_arrays(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> str:

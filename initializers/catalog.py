@@ -10,10 +10,9 @@ import os
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import sparse
 
 from common import (
     CACHE_DIR,
@@ -73,6 +72,7 @@ from initializers.recipe import (
     DOUBLE_LINK,
     FALLBACK,
     FALLBACK_ROW_WEIGHT,
+    FIRST_BUILD_MINUTES,
     INITIALIZERS,
     SPARSE_BACKOFF,
     canonical,
@@ -95,11 +95,10 @@ from initializers.tables import (
 )
 from model import Weights
 
-COUNTS = {"neighbour": neighbour_counts, "sentence": sentence_counts}
+if TYPE_CHECKING:   # scipy.sparse loads where a sparse matrix is made: a game on SBERT alone needs none
+    from scipy import sparse
 
-# The first build of every corpus-made matrix (the corpus, fastText, collocations, the double
-# link, combined) on the shared Gutenberg corpus: reports/timings.md.
-FIRST_BUILD_MINUTES = 6
+COUNTS = {"neighbour": neighbour_counts, "sentence": sentence_counts}
 
 
 class Catalog:
@@ -128,6 +127,10 @@ class Catalog:
             self.rebuild = set(rebuild) if rebuild else {*INITIALIZERS, "corpus"}
             if "corpus" in self.rebuild:  # the lemmatised corpus is rebuilt with what reads it
                 self.rebuild |= {n for n, needs in BASE.items() if "corpus" in needs}
+        # Left to a background build when not cached (`Settings.background`); those found so: `pending`.
+        self.deferred = frozenset(n for n in INITIALIZERS if "corpus" in sources_of(n)
+                                  ) if settings.background and not self.rebuild else frozenset()
+        self.pending: set[str] = set()
         self._tables: dict[str, Table] = {}
         self._weights: dict[str, Weights] = {}
         self._broken: dict[str, str] = {}   # initializers whose source could not be read, and why
@@ -243,15 +246,23 @@ class Catalog:
                 self.hints, self.words, model=self.sbert_model, cache_dir=self.cache_dir,
                 rebuild=name in self.rebuild, say=self.say)
             return table
-        parts = self._parts(name)
+        try:
+            parts = self._parts(name)
+        except MissingSource:   # every part of it left to the background: so is it
+            if name in self.deferred:
+                self.pending.add(name)
+            raise
         expected = self._expected(name, parts)
         table = None
         if name not in self.rebuild:
             try:
                 table = self._load(name, expected, parts)
             except StaleCache as reason:
-                if str(reason) != NO_CACHE_YET:
+                if str(reason) != NO_CACHE_YET and name not in self.deferred:
                     self.say(f"{name}: rebuilding the cache: {reason}")
+        if table is None and name in self.deferred:
+            self.pending.add(name)
+            raise MissingSource(f"{name}: being built in the background")
         if table is None:
             self._problems.clear()
             try:
@@ -339,7 +350,7 @@ class Catalog:
         stored = json.dumps(meta.get("sources"))
         if (changed := sources_changed(meta.get("sources", []), files, root)) is not None:
             raise StaleCache(changed)
-        matrix = load_matrix(path, expected)
+        matrix = load_matrix(path, expected, mapped=True)
         for problem in meta.get("problems") or ():
             self._say_once(problem)
         if json.dumps(meta.get("sources")) != stored:  # touched but unchanged: remember the times
@@ -355,7 +366,7 @@ class Catalog:
                     "sources": [fingerprint(p, root) for p in files]}
             if arrays:
                 meta["extra_sha256"] = save_arrays(self._extra_path(name), arrays, {"initializer": name})
-            save_matrix(self.path(name), table.matrix, meta)
+            save_matrix(self.path(name), table.matrix, meta, by_column=True)
         except OSError as error:
             self.say(f"{name}: could not write the cache ({error}); playing from memory")
 

@@ -6,13 +6,16 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
 
 from common import lemma_of, progress
 from initializers.readers import Association
 from initializers.vocabulary import corpus_function_words
+
+if TYPE_CHECKING:   # scipy.sparse loads where a sparse matrix is made: a game on SBERT alone needs none
+    from scipy import sparse
 
 # --- the lemmatised corpus ----------------------------------------------------------------
 
@@ -95,6 +98,8 @@ def neighbour_counts(corpus: Corpus, hints: Sequence[str]) -> sparse.csr_matrix:
 
 def neighbour_block(tokens: np.ndarray, rows_of: np.ndarray, n_hints: int) -> sparse.csr_matrix:
     """`neighbour_counts` over a stretch of tokens, given each lemma id's hint row (`lexicon_hint_rows`)."""
+    from scipy import sparse
+
     left, right = tokens[:-1], tokens[1:]
     pair = (left >= 0) & (right >= 0) & (left != right)
     left, right = left[pair].astype(np.int64), right[pair].astype(np.int64)
@@ -118,6 +123,8 @@ def sentence_block(tokens: np.ndarray, rows_of: np.ndarray, n_hints: int,
                    desc: str | None = None) -> sparse.csr_matrix:
     """`sentence_counts` over a stretch of tokens, given each lemma id's hint row (`lexicon_hint_rows`);
     a progress bar over hints when `desc` is given."""
+    from scipy import sparse
+
     n_lexicon = len(rows_of)
     sentence = np.cumsum(tokens == SENTENCE_END)
     word = tokens >= 0
@@ -171,6 +178,8 @@ def _cut(ends: np.ndarray, start: int, target: int, length: int) -> int:
 def collocation_weights(counts: sparse.spmatrix, min_count: int = MIN_COUNT) -> sparse.csc_matrix:
     """Post-processing of collocation counts: drop counts below `min_count`, divide each
     column by its maximum, take log(1 + x), and rescale so that each column's maximum is 1."""
+    from scipy import sparse
+
     weights = sparse.csc_matrix(counts, dtype=np.float32, copy=True)
     weights.data[weights.data < min_count] = 0
     weights.eliminate_zeros()
@@ -191,6 +200,8 @@ def association_matrix(pairs: Iterable[Association]) -> tuple[tuple[str, ...], s
     weight(a, b) = FSG(a→b) + MSG(a→b) + FSG(b→a) + MSG(b→a), over the pairs
     that the norms define; word forms are folded onto their lemma and summed.
     """
+    from scipy import sparse
+
     words = _Ids()
     rows, cols, values = [], [], []
     for pair in progress(pairs, desc="association: reading pairs", unit=" pairs", leave=False):

@@ -1,11 +1,12 @@
 """The datasets at their publishers: what each file is, where it is served, how a copy is known
 to be sound, and a download into the sources folder (`python main.py datasets download`).
 
-The download is polite (one request at a time, a pause between two requests to the same server,
-a User-Agent naming the project), resumable (a file already there and sound is not fetched
-again; a missing or corrupt one is) and safe: a file is written whole beside its final name and
-renamed into place, so a download cut off leaves only a temporary (a dot-file, which no reader
-reads and the next write sweeps), never half a file that a build would trust. It goes through
+The download is polite (one request at a time to each server, the servers side by side, a pause
+between two requests to the same server, a User-Agent naming the project), resumable (a file
+already there and sound is not fetched again; a missing or corrupt one is) and safe: a file is
+written whole beside its final name and renamed into place, so a download cut off leaves only a
+temporary (a dot-file, which no reader reads and the next write sweeps), never half a file that a
+build would trust. It goes through
 the proxy that the standard environment variables name (`https_proxy`, `http_proxy`, `no_proxy`:
 urllib reads them).
 """
@@ -20,6 +21,7 @@ import io
 import os
 import re
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -319,6 +321,30 @@ def save(path: Path, data: bytes) -> None:
     atomic_write_bytes(path, gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data)
 
 
+def mirror_path(remote: Remote) -> str:
+    """Where a mirror serves a file: its publisher's URL path, which a download through `--base-url`
+    asks for (`located`): cache/epub/46/pg46.txt, FreeAssociation/AppendixA/Cue_Target_Pairs.A-B."""
+    return urllib.parse.urlsplit(remote.url).path.lstrip("/")
+
+
+def mirror(names: Sequence[str], sources: Path, folder: Path) -> tuple[list[str], list[str]]:
+    """Write each file of the named datasets that is sound in `sources` under `folder`, at its
+    publisher's URL path and as its publisher serves it (a book as plain text): a folder that any
+    static web server (`python -m http.server`) serves as a mirror for `download(base_url=...)`.
+    Returns the paths written under `folder`, and the files missing or unsound in `sources`."""
+    written, missing = [], []
+    for name in names:
+        for remote in downloadable()[name].files:
+            path, problem = copy_of(remote, sources)
+            if path is None or problem is not None:
+                missing.append(remote.path)
+                continue
+            target = folder / mirror_path(remote)
+            atomic_write_bytes(target, read_copy(path))
+            written.append(target.relative_to(folder).as_posix())
+    return written, missing
+
+
 @dataclass
 class Download:
     """What a download did: files fetched, found sound already, fetched again (found unsound),
@@ -331,48 +357,112 @@ class Download:
 
 
 def download(names: Sequence[str], sources: Path, base_url: str | None = None, pause: float | None = None,
-              timeout: float = TIMEOUT, retries: int = RETRIES, trust_content: bool = False,
-              books: Sequence[int] | None = None, say: Callable[[str], None] = warn) -> Download:
+             timeout: float = TIMEOUT, retries: int = RETRIES, trust_content: bool = False,
+             books: Sequence[int] | None = None, say: Callable[[str], None] = warn) -> Download:
     """Fetch the files of the named datasets that are missing or unsound in `sources`.
 
     Every file is asked of its publisher, or at the same path of `base_url` (default: the
-    environment's $CODENAMES_DATASETS_URL, if set). One request at a time, `pause` seconds (default
-    `PAUSE`) between two to the same server. A file that fails
+    environment's $CODENAMES_DATASETS_URL, if set). The servers are asked side by side, each one
+    request at a time, `pause` seconds (default `PAUSE`) between two to it. A file that fails
     (an HTTP error, cut off, corrupt, timed out) is asked for `retries` more times, then named
     in one line to `say` and left out: what was there stays. A publisher that cannot be reached
-    raises Unreachable at once, leaving every file as it was. `books` narrows the corpus to
-    these EBook numbers.
+    raises Unreachable, leaving every file as it was; the other servers stop after the file they
+    are fetching. `books` narrows the corpus to these EBook numbers. On a terminal a bar shows
+    the progress; elsewhere (a log, a pipe) a line says it every 10%.
     """
     wanted = [(name, remote) for name in names for remote in downloadable()[name].files
               if name != "corpus" or books is None]
     wanted += [("corpus", book(n)) for n in (books if "corpus" in names and books is not None else ())]
     base_url = base_url or os.environ.get(BASE_URL_VARIABLE) or None
     pause = PAUSE if pause is None else pause
-    done = Download()
+    servers: dict[str, list[tuple[int, str, Remote]]] = {}
+    for i, (name, remote) in enumerate(wanted):
+        host = urllib.parse.urlsplit(located(remote.url, base_url)).netloc
+        servers.setdefault(host, []).append((i, name, remote))
+    outcomes: dict[int, tuple[str, str]] = {}   # file's place in `wanted` → (what was done, path or error)
     with progress(total=len(wanted), desc="datasets", unit="file") as bar:
-        def tell(line: str) -> None:
-            if bar.disable:
-                say(line)
-            else:
-                bar.write(line, file=sys.stderr)
+        lock, stop = threading.Lock(), threading.Event()
+        tenths = _Tenths(len(wanted), say if bar.disable else None)
 
-        session = _Session(base_url, pause, timeout, retries, trust_content, tell)
-        for name, remote in wanted:
-            bar.set_postfix_str(name, refresh=False)
-            found, problem = copy_of(remote, sources)
-            if found is not None and problem is None:
-                done.present.append(remote.path)
-            else:
-                if problem is not None:
-                    tell(f"{found.relative_to(sources).as_posix()}: {problem}; fetching it again")
-                error = session.fetch_into(found or sources / remote.path, remote)
-                if error is not None:
-                    done.failed.append(error)
-                    tell(error)
+        def tell(line: str) -> None:
+            with lock:
+                if bar.disable:
+                    say(line)
                 else:
-                    (done.replaced if problem else done.fetched).append(remote.path)
-            bar.update(1)
+                    bar.write(line, file=sys.stderr)
+
+        def fetch_from(files: list[tuple[int, str, Remote]]) -> None:
+            session = _Session(base_url, pause, timeout, retries, trust_content, tell)
+            for i, name, remote in files:
+                if stop.is_set():
+                    return
+                outcomes[i] = _bring(remote, sources, session, tell)
+                with lock:
+                    bar.set_postfix_str(name, refresh=False)
+                    bar.update(1)
+                    tenths.done(1)
+
+        _side_by_side([functools.partial(fetch_from, files) for files in servers.values()], stop)
+    done = Download()
+    for i in sorted(outcomes):
+        outcome, what = outcomes[i]
+        getattr(done, outcome).append(what)
     return done
+
+
+def _bring(remote: Remote, sources: Path, session: _Session, tell: Callable[[str], None]) -> tuple[str, str]:
+    """Make the copy of `remote` in `sources` sound: (what was done, its path or the error)."""
+    found, problem = copy_of(remote, sources)
+    if found is not None and problem is None:
+        return "present", remote.path
+    if problem is not None:
+        tell(f"{found.relative_to(sources).as_posix()}: {problem}; fetching it again")
+    error = session.fetch_into(found or sources / remote.path, remote)
+    if error is not None:
+        tell(error)
+        return "failed", error
+    return ("replaced" if problem else "fetched"), remote.path
+
+
+def _side_by_side(jobs: Sequence[Callable[[], None]], stop: threading.Event) -> None:
+    """Run `jobs` at once, each in a thread; the first error (Unreachable, a full disk) or an
+    interrupt sets `stop`, and is raised once every job has stopped. The threads are daemons, so
+    that a Ctrl-C is answered at once: an interrupted fetch leaves only a temporary file."""
+    errors: list[BaseException] = []
+
+    def run(job: Callable[[], None]) -> None:
+        try:
+            job()
+        except BaseException as error:   # noqa: BLE001 - raised again in the calling thread
+            errors.append(error)
+            stop.set()
+
+    threads = [threading.Thread(target=run, args=(job,), daemon=True) for job in jobs]
+    for thread in threads:
+        thread.start()
+    try:
+        for thread in threads:
+            while thread.is_alive():
+                thread.join(0.1)
+    except KeyboardInterrupt:
+        stop.set()
+        raise
+    if errors:
+        raise errors[0]
+
+
+@dataclass
+class _Tenths:
+    """Lines for a log: 'datasets: 37 of 368 files (10%)' each time another tenth is done."""
+
+    total: int
+    say: Callable[[str], None] | None
+    count: int = 0
+
+    def done(self, n: int) -> None:
+        before, self.count = self.count, self.count + n
+        if self.say is not None and self.total and before * 10 // self.total < self.count * 10 // self.total:
+            self.say(f"datasets: {self.count} of {self.total} files ({100 * self.count // self.total}%)")
 
 
 @dataclass

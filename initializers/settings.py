@@ -17,7 +17,9 @@ class Settings:
     packaged all-MiniLM-L6-v2); `fasttext_model`: pretrained vectors instead of training on the
     corpus; `rebuild`: initializers to rebuild first (an empty list: every available one; None:
     none); `scheduler`: a Dask scheduler to count collocations on (default: this process);
-    `hints`, `words`: the hint vocabulary and the board words (default: the committed lists).
+    `hints`, `words`: the hint vocabulary and the board words (default: the committed lists);
+    `background`: leave the matrices made from the corpus, when not cached, to a build in a
+    background process (initializers/background.py) rather than wait for them.
     """
 
     sources: Path | str | None = None
@@ -28,3 +30,4 @@ class Settings:
     scheduler: str | None = None
     hints: Sequence[str] | None = None
     words: Sequence[str] | None = None
+    background: bool = False

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from common import SOURCES_DIR, sha256_file
+from common import COMMAND, SOURCES_DIR, sha256_file
 
 # --- where the sources live -------------------------------------------------------------
 
@@ -39,7 +40,7 @@ class Source:
 def download_command(root: Path, *names: str) -> str:
     """The command that downloads these sources into `root` (download.py)."""
     where = "" if Path(root).resolve() == SOURCES_DIR.resolve() else f" --sources {root}"
-    return " ".join(("python main.py datasets download", *names)) + where
+    return " ".join((f"{COMMAND} datasets download", *names)) + where
 
 
 SOURCES = {
@@ -65,11 +66,17 @@ def fingerprint(path: Path, root: Path) -> dict[str, Any]:
             "sha256": sha256_file(path)}
 
 
+@functools.lru_cache(maxsize=65536)   # every initializer of the corpus names its 359 books: once
 def _relative(path: Path, root: Path) -> str:
     try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
+        return path.resolve().relative_to(_resolved(root)).as_posix()
     except ValueError:
         return path.name
+
+
+@functools.lru_cache(maxsize=64)
+def _resolved(root: Path) -> Path:
+    return root.resolve()
 
 
 def sources_changed(stored: list[dict[str, Any]], files: Sequence[Path], root: Path) -> str | None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import sparse
 
 from common import lemma_of, progress
+
+if TYPE_CHECKING:   # scipy.sparse loads where a sparse matrix is made: a game on SBERT alone needs none
+    from scipy import sparse
 
 # --- tables: an initializer's weights for any word -----------------------------------------------
 
@@ -196,6 +198,8 @@ class SparseTable(Table):
 
 def hint_rows_of(full: sparse.csr_matrix, words: Sequence[str], hints: Sequence[str]) -> sparse.csc_matrix:
     """The hint rows of a words × words matrix (hints it does not know: empty rows)."""
+    from scipy import sparse
+
     index = {w: i for i, w in enumerate(words)}
     pick = [(r, i) for r, h in enumerate(hints) if (i := _lookup(index, h)) is not None]
     rows = np.array([r for r, _ in pick], dtype=np.int64)
@@ -206,12 +210,16 @@ def hint_rows_of(full: sparse.csr_matrix, words: Sequence[str], hints: Sequence[
 
 
 def _sparse_arrays(prefix: str, matrix: sparse.spmatrix) -> dict[str, np.ndarray]:
+    from scipy import sparse
+
     m = sparse.csr_matrix(matrix)
     return {f"{prefix}_data": m.data.astype(np.float32), f"{prefix}_indices": m.indices,
             f"{prefix}_indptr": m.indptr, f"{prefix}_shape": np.array(m.shape)}
 
 
 def sparse_from(arrays: dict[str, np.ndarray], prefix: str) -> sparse.csr_matrix:
+    from scipy import sparse
+
     return sparse.csr_matrix((arrays[f"{prefix}_data"].astype(np.float32, copy=False),
                               arrays[f"{prefix}_indices"].astype(np.int32, copy=False),
                               arrays[f"{prefix}_indptr"]), shape=tuple(arrays[f"{prefix}_shape"]))
@@ -393,6 +401,8 @@ class DoubleLinkTable(Table):
         return self._hint_block()
 
     def _compute_hint_block(self) -> sparse.csr_matrix:
+        from scipy import sparse
+
         n, links = len(self.hints), min(self.LINKS, len(self.hints))
         weight = np.zeros((n, 0), dtype=np.float32)   # each hint's strongest links so far
         index = np.zeros((n, 0), dtype=np.int64)

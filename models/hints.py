@@ -12,7 +12,7 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
 
 from board import Board
-from common import lemmas, normalise
+from common import lemmas, normalise, spellings, zipf
 from models.table import fit_for_table
 
 MAX_COUNT = 9
@@ -67,15 +67,6 @@ def pair_problem(hint: str, board_word: str) -> str | None:
     return None
 
 
-def spellings(word: str) -> frozenset[str]:
-    """A word's lemmas in both British and American spelling (breame's lists): COLOURS gives
-    colours, colour and color; words that share one are one word (GREY and GRAY)."""
-    from breame.spelling import get_american_spelling
-
-    forms = lemmas(word)
-    return forms | {get_american_spelling(form) for form in forms}
-
-
 def hint_problem(word: str, board: Board) -> str | None:
     """Why a hint word is illegal on this board, or None when it may be given."""
     if not word.isascii() or not word.isalpha():
@@ -93,20 +84,6 @@ def hint_problem(word: str, board: Board) -> str | None:
 # The rarest hint the AI gives, in wordfreq's Zipf scale (log10 of a word's uses per billion):
 # near the frequency of people's clues (docs/decisions/0035-a-captain-for-people.md).
 MIN_HINT_ZIPF = 4.0
-
-
-@functools.cache
-def _frequencies() -> dict[str, float]:
-    from wordfreq import get_frequency_dict
-
-    return get_frequency_dict("en", wordlist="best")
-
-
-def zipf(words: Sequence[str]) -> np.ndarray:
-    """Each word's Zipf frequency in English (wordfreq's; 0 for a word it does not know)."""
-    known = _frequencies()
-    return np.array([np.log10(f * 1e9) if (f := known.get(w.lower(), 0.0)) > 0 else 0.0 for w in words],
-                    dtype=np.float64)
 
 
 def spoken(hints: Sequence[str], floor: float = MIN_HINT_ZIPF) -> np.ndarray:

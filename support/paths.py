@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent   # a clone of the repository; installed, the codenames package
@@ -14,10 +13,14 @@ INSTALLED = not (ROOT / "pyproject.toml").is_file()   # a clone has it beside th
 
 def player_folder(installed: bool = INSTALLED) -> Path:
     """The folder of the player's own files (caches, sources, the game log): data/ in a clone;
-    installed with pip, $XDG_DATA_HOME/codenames, since a user's files do not belong in site-packages."""
+    installed with pip, where the platform keeps a user's application data, since a user's files
+    do not belong in site-packages (platformdirs: $XDG_DATA_HOME/codenames on Linux,
+    ~/Library/Application Support/codenames on macOS, %LOCALAPPDATA%\\codenames on Windows)."""
     if not installed:
         return ROOT / "data"
-    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "codenames"
+    from platformdirs import user_data_path  # only installed: a clone's start does not import it
+
+    return user_data_path("codenames", appauthor=False)
 
 
 DATA_DIR = player_folder()

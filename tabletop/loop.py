@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from board import ASSASSIN, COLUMNS, SIZE, TEAMS, Board, Color
+from common import COMMAND as PROGRAM
 from common import normalise, warn
 from model import AI, Hint, NoLegalHint, agent_plays, hint_problem, parse_hint
 from prompts import did_you_mean, read_command
@@ -17,7 +18,7 @@ from tabletop.saved import Session
 RANK_SHOWN = 10  # cards listed by `rank`
 
 
-HELP = """Commands (words may be typed in any case):
+HELP = f"""Commands (words may be typed in any case):
   clue red | clue blue      the AI's clue for a team, with its reasons
   rank CLUE [COUNT]         how the face-down cards rank for a clue, and what the AI agent would pick
   reveal WORD [, WORD ...]  mark cards as turned over at the table (also: mark)
@@ -25,7 +26,7 @@ HELP = """Commands (words may be typed in any case):
   board                     the board with the key (captains' eyes only)
   key                       type the key card again
   help, quit                this text; leave (the session is saved, run again to resume)
-Start over with: python main.py companion --new"""
+Start over with: {PROGRAM} companion --new"""
 
 COMMAND_WORDS = {"clue": "clue", "hint": "clue", "give": "clue", "rank": "rank", "reveal": "reveal",
                  "mark": "reveal", "unreveal": "unreveal", "unmark": "unreveal", "board": "board",

@@ -47,7 +47,7 @@ from initializers.readers import (
     strip_gutenberg,
     usf_parts_missing,
 )
-from initializers.recipe import SPARSE_BACKOFF, canonical
+from initializers.recipe import FIRST_BUILD_MINUTES, SPARSE_BACKOFF, canonical
 from initializers.settings import Settings
 from initializers.sources import BuildError
 from initializers.tables import CombinedTable, DoubleLinkTable, Lexicon, SparseTable, Table
@@ -719,7 +719,7 @@ def test_the_first_corpus_build_says_how_long_it_takes(tmp_path):
     said = []
     catalog(tmp_path, say=said.append).corpus()
     assert said[0].startswith("corpus: reading 1 file; a first build of the matrices made from them "
-                              "takes about 6 minutes on 2 cores, once")
+                              f"takes about {FIRST_BUILD_MINUTES} minutes on 2 cores, once")
     said.clear()
     catalog(tmp_path, say=said.append).corpus()   # from the cache: nothing to wait for
     assert said == []

@@ -298,7 +298,7 @@ def test_a_yes_downloads(publisher, tmp_path, monkeypatch):
 
 def test_a_game_without_a_terminal_never_asks(tmp_path):
     result = subprocess.run([sys.executable, str(ROOT / "main.py"), "--red", "ai:ai", "--blue", "auto",
-                             "--seed", "1", "--no-log", "--sources", str(tmp_path / "none")],
+                             "--seed", "1", "--no-log", "--sources", str(tmp_path)],
                             capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert result.returncode == 0 and "Download them" not in result.stdout + result.stderr
 

@@ -83,9 +83,23 @@ def test_the_installed_command_plays_and_shadows_nothing(wheel, tmp_path):
     assert game.returncode == 0, game.stderr[-2000:]
     assert "wins" in game.stdout
     assert (tmp_path / "home" / "codenames" / "games.jsonl").is_file()
+    status = subprocess.run([sys.executable, "-m", "codenames", "datasets", "status"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert "eat: missing: codenames datasets download eat" in status.stdout   # the command the user ran
 
 
 def test_a_clone_keeps_its_files_in_its_own_data_folder():
     import common
 
     assert not common.INSTALLED and common.DATA_DIR == ROOT / "data" and common.COMMAND == "python main.py"
+
+
+def test_an_installed_copy_keeps_the_players_files_where_the_platform_says(monkeypatch, tmp_path):
+    import platformdirs
+
+    from support.paths import player_folder
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert player_folder(installed=True) == Path(platformdirs.user_data_dir("codenames", appauthor=False))
+    if sys.platform.startswith("linux"):
+        assert player_folder(installed=True) == tmp_path / "codenames"
