@@ -57,15 +57,16 @@ def test_the_team_prompt_asks_each_team_and_repeats_after_nonsense(tmp_path):
 
 def test_the_team_prompt_says_what_captain_agent_means_and_enter_starts_a_persons_game(tmp_path):
     # Three Enters: red is ai:human (the AI gives hints, the person guesses) against an ai:ai
-    # team at the default level; a person plays, not a spectator.
+    # team at the default level; a person plays, not a spectator (red starts on seed 4, so the
+    # person's turn comes whatever the opponent does).
     log = tmp_path / "games.jsonl"
-    out, _ = assert_clean(run(["--seed", "3", "--log", str(log)], "\n\n\n"))
+    out, _ = assert_clean(run(["--seed", "4", "--log", str(log)], "\n\n\n"))
     assert "ai:human means the AI\ngives the hints and you guess" in out
     assert "AI level (easy / normal / hard) [normal]> " in out
     assert "red agent, guess" in out and "(captain's view)" not in out
     record = json.loads(log.read_text())
     assert record["teams"] == {"red": "ai:human (normal)", "blue": "ai:ai (normal)"}
-    assert record["reason"] == "abandoned: the input closed" and record["seed"] == 3
+    assert record["reason"] == "abandoned: the input closed" and record["seed"] == 4
 
 
 def test_short_names_at_the_prompt_and_help_shows_the_rules(tmp_path):

@@ -10,6 +10,7 @@ from helpers import ROOT, dealt_board
 
 import bench
 import main
+import session
 from board import RED, Board
 from common import board_words, hint_words
 from evaluation.games import TEST_OFFSET
@@ -18,6 +19,7 @@ from evaluation.levels import AUTO, SEATS, TARGETS, levels_markdown, run_levels
 from foreign.vectors import Vectors, unit
 from model import AI, LEVELS, Hint, Weights, zipf
 from models.people import PeopleAgent
+from players import Composition, make_team
 from renderer import ConsoleTerminal, Renderer
 
 
@@ -67,14 +69,15 @@ def test_an_easier_level_strays_from_its_best_card_more_often():
 
 
 def your_hints(ai: AI, level: str, boards: range, hints_a_board: int = 4) -> list[tuple]:
-    """The hints the AI captain of a person's team (main.make_team's `ai:human`) gives at `level`,
+    """The hints the AI captain of a person's team (players.make_team's `ai:human`) gives at `level`,
     each board played down by its targets: (hint, the model of people's chances of the face-down
     cards, the target's index among them)."""
     given = []
     for seed in boards:
         board = dealt_board(seed)
         ai.weights.add_words(board.words)
-        team = main.make_team(board.starting_team, "ai:human", ai, ConsoleTerminal(Renderer()), level)
+        team = make_team(board.starting_team, Composition.parse("ai:human"), ai,
+                         ConsoleTerminal(Renderer()), level)
         play, said = Board.from_key(board.words, board.key), []
         for _ in range(hints_a_board):
             choice = team.captain.model.give_hint(play, team.color, said)
@@ -114,8 +117,8 @@ def test_the_level_help_says_what_each_level_changes_for_your_side_and_for_the_o
     flat = " ".join(main.parser().format_help().split())       # --help
     assert all(line in flat for line in lines), flat
     replies = iter(["help", "easy"])                           # the prompt's help
-    monkeypatch.setattr(main, "ask_line", lambda question: next(replies))
-    assert main.ask_level() == "easy"
+    monkeypatch.setattr(session, "ask_line", lambda question: next(replies))
+    assert session.ask_level() == "easy"
     out = capsys.readouterr().out
     assert all(line in out for line in lines), out
     readme = (ROOT / "README.md").read_text()                  # the README's Levels table
