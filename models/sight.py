@@ -75,9 +75,7 @@ class Sight:
         for family, members in self.members.items():
             if only is not None and family != only:
                 continue
-            rows = [m.board_matrix(list(words)) for m in members]
-            if hints is not None:
-                rows = [r[hints] for r in rows]
+            rows = [self.rows(m, words, hints) for m in members]
             rows = [np.maximum(r, 0.0) for r in rows]
             peaks = [r.max(axis=1, keepdims=True) for r in rows]
             speaking = [p[:, 0] > 0 for p in peaks]
@@ -119,6 +117,14 @@ class Sight:
                 sees &= (danger <= 0) | (danger < NEAR * weakest)
             seen &= sees | ~family.speaks[:, None]
         return seen
+
+    @staticmethod
+    def rows(matrix: Weights, words: Sequence[str], hints: np.ndarray | None) -> np.ndarray:
+        """A member's own rows of the hints (every hint when None) on `words`: only those read."""
+        if hints is None:
+            return matrix.board_matrix(list(words))
+        matrix.add_words(words)
+        return matrix.matrix[np.ix_(hints, [matrix.word_index[w] for w in words])]
 
     def evoked(self, words: Sequence[str], hints: np.ndarray) -> np.ndarray:
         """Hints × `words`: whether the hint brings the card to mind whatever the board (`EVOKED_RANK`)."""
