@@ -99,9 +99,10 @@ class Sight:
         seen = np.ones(order.shape, dtype=bool)
         if not own.any():
             return seen
-        evoked = np.take_along_axis(self.evoked(words, hints)[:, own], order, axis=1)
+        families = self.families(words, hints)
+        evoked = np.take_along_axis(self.evoked(words, hints, families)[:, own], order, axis=1)
         seen &= np.logical_and.accumulate(evoked, axis=1)
-        for family in self.families(words, hints):
+        for family in families:
             ranked = np.take_along_axis(family.reading[:, own], order, axis=1)       # (n, own)
             outside = family.reading[:, ~own].max(axis=1, keepdims=True) if (~own).any() \
                 else np.full((len(hints), 1), -np.inf)
@@ -126,12 +127,14 @@ class Sight:
         matrix.add_words(words)
         return matrix.matrix[np.ix_(hints, [matrix.word_index[w] for w in words])]
 
-    def evoked(self, words: Sequence[str], hints: np.ndarray) -> np.ndarray:
-        """Hints × `words`: whether the hint brings the card to mind whatever the board (`EVOKED_RANK`)."""
+    def evoked(self, words: Sequence[str], hints: np.ndarray,
+               families: Sequence[Family] | None = None) -> np.ndarray:
+        """Hints × `words`: whether the hint brings the card to mind whatever the board
+        (`EVOKED_RANK`); `families`, the board's readings when they are at hand already."""
         if MEANING not in self.members:   # no reading of meaning to rank by: no say
             return np.ones((len(hints), len(words)), dtype=bool)
         evoked = np.zeros((len(hints), len(words)), dtype=bool)
-        for family in self.families(words, hints):
+        for family in self.families(words, hints) if families is None else families:
             if family.name != MEANING:
                 evoked |= family.reading > 0
         pool = list(dict.fromkeys([*words, *self.cards]))
@@ -181,6 +184,8 @@ class Sight:
         return [w for w, link in zip(words, row, strict=True) if link > PHRASE_LINK and w not in targets]
 
     def index(self, hint: str) -> int | None:
-        """The hint's row in the families' shared vocabulary (None outside it)."""
+        """The hint's row in the families' shared vocabulary (None outside it, or with no family)."""
+        if not self.members:
+            return None
         first = next(iter(self.members.values()))[0]
         return first.hint_index.get(hint)
