@@ -318,8 +318,9 @@ class ExpectedCaptain(Captain):
 
     def situation(self, board: Board, team: Color, given: Sequence[str] = ()) -> Situation:
         """As the base sees it, but an own card that `MAX_AIMS` hints aimed at stops being a
-        target (it is seen as a bystander, so no hint aims at it); and, planning for a person
-        without `sight`, one that two hints missed, until the endgame."""
+        target (it is seen as a bystander, so no hint aims at it); and, for a captain without
+        `sight` (which aims at a card missed twice only with a clear one-card hint), one that
+        two hints missed, until the endgame."""
         situation = super().situation(board, team, given)
 
         def given_up(word: str) -> bool:
