@@ -219,6 +219,39 @@ def test_no_module_imports_from_a_floor_above_its_own():
     assert upward(graph) == []
 
 
+def in_the_game(module: str) -> bool:
+    return not within(module, "lab") and not within(module, "tests")
+
+
+def lab_imports_of_the_game(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a lab module by a module of the game, as 'importer → imported'."""
+    return [f"{m} → {t}" for m in sorted(graph) if in_the_game(m)
+            for t in sorted(graph[m]) if within(t, "lab")]
+
+
+def test_a_game_module_importing_the_lab_is_found(tmp_path):
+    (tmp_path / "lab" / "evaluation").mkdir(parents=True)
+    for name in ("lab/__init__.py", "lab/bench.py", "lab/evaluation/__init__.py", "lab/evaluation/specs.py"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "main.py").write_text("def command():\n    import lab.bench\n")
+    (tmp_path / "session.py").write_text("from lab.evaluation.specs import Spec\n")
+    modules = {".".join(p.relative_to(tmp_path).with_suffix("").parts).removesuffix(".__init__"): p
+               for p in tmp_path.rglob("*.py")}
+    graph = {name: imports_of(name, path, modules)[0] for name, path in modules.items()}
+    assert lab_imports_of_the_game(graph) == ["main → lab.bench", "session → lab.evaluation.specs"]
+
+
+def test_no_game_module_imports_the_lab():
+    """The lab stands on the game: the game's modules (all but lab/ and tests/) are on its floors,
+    and none imports the lab, at the top or inside a function. main.py names the bench's module and
+    loads it by name when `bench` runs (main.LAB_COMMANDS): a clone has it, an installed copy not."""
+    graph, _ = import_graph()
+    assert lab_imports_of_the_game(graph) == []
+    assert [m for m in graph if in_the_game(m) and floor(m) > GAME_TOP] == []
+    lab = {m for m in graph if within(m, "lab")}
+    assert lab >= {"lab.bench", "lab.evaluation.runner", "lab.foreign.agent", "lab.benchmarks.tune"}
+
+
 @pytest.mark.parametrize("package, face", FACES.items())
 def test_outside_a_package_its_names_come_through_its_face(package, face):
     graph, _ = import_graph()

@@ -66,6 +66,26 @@ def test_the_wheel_holds_one_package_with_every_module_and_the_shipped_data(whee
     assert "codenames = codenames.__main__:main" in entry_points
 
 
+def test_the_wheel_ships_the_game_without_the_lab(wheel):
+    names = wheel.namelist()
+    assert "codenames/main.py" in names and "codenames/support/cluster.py" in names   # the game's Dask glue
+    lab = ("lab", "evaluation", "foreign", "benchmarks")   # the lab, and where its parts once were
+    assert [name for name in names if set(name.split("/")[:-1]) & set(lab)] == []
+    assert "codenames/bench.py" not in names and "codenames/cluster.py" not in names
+
+
+def test_the_installed_bench_says_in_one_line_that_it_needs_a_clone(wheel, tmp_path):
+    site = tmp_path / "site"
+    wheel.extractall(site)
+    env = {**os.environ, "PYTHONPATH": str(site), "XDG_DATA_HOME": str(tmp_path / "home")}
+    bench = subprocess.run([sys.executable, "-m", "codenames", "bench", "--quick"], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert bench.returncode == 2 and bench.stdout == ""
+    assert bench.stderr.count("\n") == 1 and bench.stderr.startswith("codenames bench: ")
+    assert "clone" in bench.stderr and "python main.py bench" in bench.stderr
+    assert not (tmp_path / "reports").exists()
+
+
 @pytest.mark.slow   # a whole game from the wheel; the wheel's contents are checked by default
 def test_the_installed_command_plays_and_shadows_nothing(wheel, tmp_path):
     """Installed, `datasets` and `common` are not importable by anyone else's code, the command
