@@ -46,10 +46,11 @@ OUT_OF_VOCABULARY_HINTS = ("poseidon", "tsunami", "snorkel", "hogwarts", "zxqv")
 
 def run_step(step: str, sources: Path, cache_dir: Path) -> dict:
     """Run one step in a child process; its wall time, CPU time and peak resident memory."""
-    command = [sys.executable, __file__, "--step", step, "--sources", str(sources),
-               "--cache-dir", str(cache_dir)]
+    # A module run from the clone's folder, where the game's modules are (not a script in lab/).
+    command = [sys.executable, "-m", "lab.benchmarks.rebuild", "--step", step,
+               "--sources", str(sources.resolve()), "--cache-dir", str(cache_dir.resolve())]
     start = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     output = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
