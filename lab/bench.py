@@ -99,7 +99,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="Dask workers on this machine (default 1: no cluster; results do not depend on "
                         "it, latencies do)")
     cluster.add_scheduler_argument(p, "the games")
-    p.add_argument("--duet", action="store_true", help="also run the Duet benchmark (duet/benchmark.py)")
+    p.add_argument("--duet", action="store_true",
+                   help="also run the Duet benchmark (AI partners on the same seeds)")
     p.add_argument("--levels", action="store_true",
                    help="only measure the game's AI levels (easy, normal, hard) and the auto team "
                         "against a model of people in the person's seat (needs the human Duet record "

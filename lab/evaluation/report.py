@@ -186,7 +186,7 @@ def duet_section(duet: dict | None) -> list[str]:
     lines = ["", "## Duet", ""]
     if "error" in duet:
         return [*lines, duet["error"]]
-    lines += [f"The Duet benchmark (`duet.benchmark`) for {duet.get('pair')}, "
+    lines += [f"The Duet benchmark (`lab.evaluation.duet_benchmark`) for {duet.get('pair')}, "
               "on the same seeds; intervals over its games.", ""]
     rows = [[k, json.dumps(v)] for k, v in duet.items()
             if k not in ("pair", "per_seed", "intervals")]

@@ -11,10 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import duet
 from board import Color, deal
 from common import ROOT, progress
-from lab.evaluation import human_tier
+from lab.evaluation import duet_benchmark, human_tier
 from lab.evaluation.analysis import analyse, speed
 from lab.evaluation.executor import Executor, executor
 from lab.evaluation.games import TEST_OFFSET, DuelResult, SoloResult, play_duel, play_solo
@@ -150,11 +149,11 @@ def play_bench(setup: Setup, default_pair: tuple[str, str], jobs: int | Executor
 
 
 def run_duet(seeds: list[int], setup: Setup, model) -> dict:
-    """The Duet benchmark (duet/benchmark.py) for the reference pair."""
+    """The Duet benchmark (duet_benchmark.py) for the reference pair."""
     captain, agent = setup.reference or reference_team(setup, model)
     partners = partners_for(captain, agent, setup.weights, setup.partners)[1:]
     ai = model.AI(setup.weights[captain.initializer], captain.strategy, agent.strategy, partners)
-    result = {"pair": f"{captain.label} + {agent.label}", **duet.benchmark(seeds, ai)}
+    result = {"pair": f"{captain.label} + {agent.label}", **duet_benchmark.benchmark(seeds, ai)}
     games = result.get("per_seed") or []
     fields = [k for k, v in (games[0].items() if games else ())
               if k != "seed" and isinstance(v, bool | int | float)]

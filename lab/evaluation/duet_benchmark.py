@@ -1,4 +1,4 @@
-"""The Duet benchmark (`python main.py bench --duet`): AI partners on fixed seeds."""
+"""The Duet benchmark (`python main.py bench --duet`): AI partners on fixed seeds, played unattended."""
 
 from __future__ import annotations
 
