@@ -9,8 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NoReturn
 
-from cluster import add_scheduler_argument, scheduler_address
-from common import COMMAND, SOURCES_DIR, warn
+from common import COMMAND, SOURCES_DIR, cluster, warn
 from model import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN, ExpectedCaptain
 
 
@@ -63,7 +62,7 @@ def add_ai_arguments(p: argparse.ArgumentParser) -> None:
                     help="pretrained fastText vectors (.bin or .vec) instead of training on the corpus")
     ai.add_argument("--rebuild", nargs="*", metavar="NAME",
                     help="rebuild these cached matrices (all when no name is given)")
-    add_scheduler_argument(ai, "the collocation counting of a rebuild")
+    cluster.add_scheduler_argument(ai, "the collocation counting of a rebuild")
     ai.add_argument("--captain", default=None, metavar="STRATEGY", choices=sorted(CAPTAINS),
                     help=f"AI captain strategy: {', '.join(sorted(CAPTAINS))}")
     ai.add_argument("--agent", default=None, metavar="STRATEGY", choices=sorted(AGENTS),
@@ -75,7 +74,7 @@ def load_ai(args: argparse.Namespace, board_words: Sequence[str] = ()) -> AI:
     captain, the other matrices too, which the model of people reads."""
     import datasets
 
-    scheduler = scheduler_address(getattr(args, "scheduler", None))
+    scheduler = cluster.scheduler_address(getattr(args, "scheduler", None))
     # The corpus matrices, when not cached, are built in the background while the AI plays on the
     # others; unless a rebuild, or counting on a cluster, was asked for: that runs here, waited for.
     settings = datasets.Settings(sources=args.sources, sbert_model=args.sbert_model, rebuild=args.rebuild,
@@ -133,7 +132,7 @@ class Command:
 class CommandParser(argparse.ArgumentParser):
     """The parser of a subcommand of main.py that takes in its Command, its module imported, only
     when it is used: when its arguments are parsed or its help is shown. A game and `--help`
-    start without the other commands' modules (the bench's evaluation package among them)."""
+    start without the other commands' modules (the lab among them)."""
 
     def __init__(self, *args, command: Callable[[], Command] | None = None, **kwargs):
         super().__init__(*args, **kwargs)

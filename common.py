@@ -6,6 +6,7 @@ hold one concept each; the rest of the project imports these names from here.
 
 from __future__ import annotations
 
+from support import cluster
 from support.console import on_terminal, progress, ticking, warn
 from support.files import (
     STALE_TEMPORARY,
@@ -21,6 +22,7 @@ from support.lexicon import CONTENT_TAGS, lemma_of, lemmas, lemmatizer, load_lib
 from support.paths import (
     BOARD_WORDS_PATH,
     CACHE_DIR,
+    CLONE_COMMAND,
     COMMAND,
     DATA_DIR,
     DEFAULT_SBERT_MODEL,
@@ -34,10 +36,10 @@ from support.paths import (
 from support.words import board_words, hint_words, load_words, normalise, save_words, words_hash
 
 __all__ = [
-    "BOARD_WORDS_PATH", "CACHE_DIR", "COMMAND", "CONTENT_TAGS", "DATA_DIR", "DEFAULT_SBERT_MODEL",
-    "GAMES_LOG_PATH", "HINT_WORDS_PATH", "INSTALLED", "PACKAGE_DATA", "ROOT", "SOURCES_DIR",
-    "STALE_TEMPORARY", "append_line", "atomic_write_bytes", "board_words", "hint_words", "lemma_of",
-    "lemmas", "lemmatizer", "load_libraries", "load_words", "normalise", "on_terminal", "pid_alive",
-    "progress", "save_words", "sha256_file", "spellings", "sweep_temporaries", "temporary_beside",
-    "temporary_prefix", "ticking", "warn", "words_hash", "zipf",
+    "BOARD_WORDS_PATH", "CACHE_DIR", "CLONE_COMMAND", "COMMAND", "CONTENT_TAGS", "DATA_DIR",
+    "DEFAULT_SBERT_MODEL", "GAMES_LOG_PATH", "HINT_WORDS_PATH", "INSTALLED", "PACKAGE_DATA", "ROOT",
+    "SOURCES_DIR", "STALE_TEMPORARY", "append_line", "atomic_write_bytes", "board_words", "cluster",
+    "hint_words", "lemma_of", "lemmas", "lemmatizer", "load_libraries", "load_words", "normalise",
+    "on_terminal", "pid_alive", "progress", "save_words", "sha256_file", "spellings",
+    "sweep_temporaries", "temporary_beside", "temporary_prefix", "ticking", "warn", "words_hash", "zipf",
 ]

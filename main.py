@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import os
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import session
 from board import TEAMS
 from cli import Command, CommandParser, add_ai_arguments, parse_seed
-from common import BOARD_WORDS_PATH, COMMAND, GAMES_LOG_PATH
+from common import BOARD_WORDS_PATH, CLONE_COMMAND, COMMAND, GAMES_LOG_PATH
 from model import LEVELS
 from players import COMPOSITIONS, Composition
 from prompts import QuitGame
@@ -41,11 +42,26 @@ COMMANDS = {"bench": "measure the AI: strategies, tiers, speed",
             "datasets": "download the datasets, or say which are there"}
 
 
+# The lab (lab/, in a clone only) measures the game and imports it; the game never imports the lab.
+# Its command is named here and loaded by name when it runs: an installed copy has no lab.
+LAB = Path(__file__).resolve().parent / "lab"
+LAB_COMMANDS = {"bench": "lab.bench"}
+
+
+def lab_command(name: str) -> Command:
+    """A command of the lab, loaded by name; without the lab, one line and exit status 2."""
+    if not (LAB / "__init__.py").is_file():
+        print(f"{COMMAND} {name}: the {name} is part of the lab, which comes with a clone of the project "
+              f"only (not with pip install): run `{CLONE_COMMAND} {name}` in a clone", file=sys.stderr)
+        raise SystemExit(2)
+    return importlib.import_module(LAB_COMMANDS[name]).COMMAND
+
+
 def command(name: str) -> Command:
     """The command called `name`, from its module."""
-    if name == "bench":
-        import bench as module
-    elif name == "serve":
+    if name in LAB_COMMANDS:
+        return lab_command(name)
+    if name == "serve":
         import protocol as module
     elif name == "companion":
         import companion as module

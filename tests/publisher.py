@@ -1,6 +1,6 @@
 """A local stand-in for the datasets' publishers, on 127.0.0.1: it serves ../shared/datasets' files
 under the publishers' URL paths, as they serve them (the books as plain text, not gzip), and
-misbehaves on demand. tests/test_download.py and benchmarks/first_hint.py use it."""
+misbehaves on demand. tests/test_download.py and lab/benchmarks/first_hint.py use it."""
 
 from __future__ import annotations
 

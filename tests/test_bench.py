@@ -7,18 +7,18 @@ import subprocess
 import numpy as np
 import pytest
 
-import bench
 import datasets
 import initializers.recipe
 import model
-from benchmarks import tune
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Outcome
 from common import ROOT
-from evaluation import loading
-from evaluation.games import LOSS_SCORE, TEST_OFFSET, DuelResult, HintRecord, SoloResult, play_solo
-from evaluation.runner import Setup, players_of, run_solo
-from evaluation.specs import Spec, agent_of, base_sources, captain_of, parse_strategy, partners_for
-from evaluation.stats import Estimate, bootstrap_ratio, count_table, pooled, summarize, summarize_duels
+from lab import bench
+from lab.benchmarks import tune
+from lab.evaluation import loading
+from lab.evaluation.games import LOSS_SCORE, TEST_OFFSET, DuelResult, HintRecord, SoloResult, play_solo
+from lab.evaluation.runner import Setup, players_of, run_solo
+from lab.evaluation.specs import Spec, agent_of, base_sources, captain_of, parse_strategy, partners_for
+from lab.evaluation.stats import Estimate, bootstrap_ratio, count_table, pooled, summarize, summarize_duels
 from model import Hint, HintChoice, Weights
 
 OWN, OPP, NEU, ASS = Outcome.OWN, Outcome.OPPONENT, Outcome.NEUTRAL, Outcome.ASSASSIN

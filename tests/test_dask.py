@@ -1,4 +1,4 @@
-"""Dask distributed (cluster.py): counting the corpus by partitions gives today's counts exactly,
+"""Dask distributed (support/cluster.py): counting the corpus by partitions gives today's counts exactly,
 on an in-process cluster as in this process; the slow test checks it on the shared corpus."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import cluster
 from initializers.catalog import Catalog
 from initializers.corpus import (
     SENTENCE_END,
@@ -24,6 +23,7 @@ from initializers.corpus import (
 )
 from initializers.partitioned import partitioned_counts
 from initializers.settings import Settings
+from support import cluster
 
 HINTS = ("sea", "ocean", "boat", "wave", "ship", "storm")
 TEXT = ("The ship sailed the ocean. Waves on the sea and the ocean!\n\nA boat on the sea sea. "
@@ -134,8 +134,8 @@ def test_the_shared_corpus_counted_by_partitions_on_a_cluster_equals_todays(shar
 def tiny_setup(seeds: list[int]):
     """Two small random matrices, two captains, two agents, and a reference team for duels."""
     import model
-    from evaluation.runner import Setup
-    from evaluation.specs import Spec
+    from lab.evaluation.runner import Setup
+    from lab.evaluation.specs import Spec
     from model import Weights
 
     rng = np.random.default_rng(3)
@@ -163,8 +163,8 @@ def played(results: dict) -> dict:
 
 
 def test_a_tiny_bench_on_an_in_process_cluster_plays_the_local_games(in_process):
-    from evaluation.executor import DaskExecutor
-    from evaluation.runner import run_duels, run_solo
+    from lab.evaluation.executor import DaskExecutor
+    from lab.evaluation.runner import run_duels, run_solo
 
     setup = tiny_setup([5, 6, 7])
     here = played(run_solo(setup)), played(run_duels(setup))
@@ -176,7 +176,7 @@ def test_a_tiny_bench_on_an_in_process_cluster_plays_the_local_games(in_process)
 
 
 def test_seed_runs_keep_every_seed_once_in_order():
-    from evaluation.executor import seed_runs
+    from lab.evaluation.executor import seed_runs
 
     for n in range(0, 9):
         for parts in range(1, 12):
@@ -186,8 +186,8 @@ def test_seed_runs_keep_every_seed_once_in_order():
 
 
 def test_the_matrices_travel_once_per_worker_not_once_per_game(in_process):
-    from evaluation.executor import DaskExecutor
-    from evaluation.runner import run_duels, run_solo
+    from lab.evaluation.executor import DaskExecutor
+    from lab.evaluation.runner import run_duels, run_solo
 
     setup, on_dask = tiny_setup([1, 2]), DaskExecutor(in_process)
     scattered = []
@@ -202,7 +202,7 @@ def test_the_matrices_travel_once_per_worker_not_once_per_game(in_process):
 
 
 def test_without_dask_the_bench_plays_here_after_one_line(monkeypatch, capsys):
-    from evaluation.executor import Executor, executor
+    from lab.evaluation.executor import Executor, executor
 
     def missing():
         raise cluster.ClusterUnavailable(cluster.MISSING)

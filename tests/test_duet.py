@@ -33,6 +33,7 @@ from duet import (
     deal_keys,
 )
 from engine import Passed, RuleError
+from lab.evaluation.duet_benchmark import benchmark, play_ai_game
 from model import Hint, HintChoice, hint_problem
 from prompts import QuitGame
 from renderer import Renderer
@@ -236,7 +237,7 @@ def ai():
 
 
 def test_an_ai_vs_ai_game_runs_to_the_end_by_the_rules(ai):
-    game = duet.play_ai_game(5, ai)
+    game = play_ai_game(5, ai)
     assert game.over
     record = game.record()
     found = record["agents_found"]
@@ -260,7 +261,7 @@ def test_an_ai_vs_ai_game_runs_to_the_end_by_the_rules(ai):
 
 
 def test_the_ai_partner_never_repeats_a_clue_and_clues_legally(ai):
-    games = [duet.play_ai_game(seed, ai) for seed in (1, 2)]
+    games = [play_ai_game(seed, ai) for seed in (1, 2)]
     for game in games:
         for side in Side:
             clues = [t.hint.word for t in game.history if t.side is side]
@@ -279,8 +280,8 @@ def test_the_ai_checks_legality_against_words_marked_for_its_side_only(ai):
 
 
 def test_the_benchmark_reports_rates_and_each_seed(ai):
-    result = duet.benchmark([0, 1, 2], ai)
-    again = duet.benchmark([0, 1, 2], ai)
+    result = benchmark([0, 1, 2], ai)
+    again = benchmark([0, 1, 2], ai)
     assert result == again, "the benchmark must be reproducible"
     assert result["games"] == 3 and len(result["per_seed"]) == 3
     assert [g["seed"] for g in result["per_seed"]] == [0, 1, 2]

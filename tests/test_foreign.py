@@ -7,16 +7,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import bench
 import datasets
 import model
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
-from evaluation import loading
-from evaluation.games import play_solo
-from foreign import isolation, vectors
-from foreign.agent import ForeignAgent, scores, spelling_scores
-from foreign.isolation import AIReads, NotForeign, ai_reads, check, clash
-from foreign.vectors import SOURCES, Provenance, Vectors, unit
+from lab import bench
+from lab.evaluation import loading
+from lab.evaluation.games import play_solo
+from lab.foreign import isolation, vectors
+from lab.foreign.agent import ForeignAgent, scores, spelling_scores
+from lab.foreign.isolation import AIReads, NotForeign, ai_reads, check, clash
+from lab.foreign.vectors import SOURCES, Provenance, Vectors, unit
 from model import Hint, Weights
 
 CARDS = ["apple", "piano", "doctor", "rocket", "bank", "horse", "castle", "winter", "engine",

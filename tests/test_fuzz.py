@@ -23,10 +23,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.soak import Auditor
 from board import BLUE, RED, TEAMS, Board
 from common import board_words, hint_words
 from engine import AutoTeam, Game, Team
+from lab.benchmarks.soak import Auditor
 from model import AI, MAX_COUNT, Hint, Weights, hint_problem
 from players import AIAgent, HumanAgent, HumanCaptain
 from prompts import QuitGame, read_command

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.human_duet import HumanDataMissing, available, parse_fields, picks, read_turns
+from lab.evaluation.human_duet import HumanDataMissing, available, parse_fields, picks, read_turns
 
 HEADER = ["", "base_text", "leaning_only", "event_only", "demo_only", "personality_only",
           "all_text", "output"]
@@ -122,7 +122,7 @@ def test_the_real_record_gives_453_turns_and_people_read_845_percent(shared_data
 
 
 def test_the_tier_measures_an_agent_against_people_and_chance(record: Path) -> None:
-    from evaluation.human_tier import baselines, measure_agent, run
+    from lab.evaluation.human_tier import baselines, measure_agent, run
 
     class FirstWord:
         """Always the first face-down word in board order."""

@@ -1,8 +1,9 @@
 """The project's import graph: no module imports itself back, and none imports by `__import__`.
 
 Every .py file of the repository is parsed (not imported); an edge runs from a module to each
-project module it imports, at the top or inside a function. `benchmarks/` and `tests/` are
-scripts on their own folder's path, so they may import their siblings by bare name.
+project module it imports, at the top or inside a function. `tests/` are scripts on their own
+folder's path, so they may import their siblings by bare name. The game is every module outside
+`lab/` and `tests/`; the lab stands on it and no module of the game imports the lab.
 Last, what a start of the game imports: not spaCy, torch or scipy.optimize.
 """
 
@@ -23,23 +24,28 @@ SKIP = {".git", ".venv", "venv", "data", "reports", "__pycache__", "build"}
 # Lowest first: a module may import from its own floor and those below, never from one above.
 # A module is on the floor of the longest prefix listed for it.
 FLOORS: list[tuple[str, ...]] = [
-    ("support", "common", "board", "cluster"),              # paths, files, words; the cards
+    # the game
+    ("support", "common", "board"),                          # paths, files, words, Dask; the cards
     ("models", "model"),                                     # hints, matrices, captains and agents
     ("initializers", "datasets"),                            # sources → matrices
     ("engine", "prompts", "players"),                        # the game and its players
     ("renderer",),                                           # drawing
-    ("cli", "duet", "foreign", "download", "session"),       # shared flags, Duet, strangers, downloads, games
+    ("cli", "duet", "download", "session"),                  # shared flags, Duet, downloads, games
     ("bot", "tabletop"),                                     # the parts of serve and companion
-    ("evaluation",),                                         # what the bench measures
-    ("bench", "protocol", "companion", "main", "__main__"),  # the commands
-    ("benchmarks", "tests"),                                 # scripts
+    ("protocol", "companion", "main", "__main__"),           # the game's commands
+    # the lab, above the whole game: it imports the game, never the other way
+    ("lab", "lab.foreign"),                                  # strangers: agents the AI never reads
+    ("lab.evaluation",),                                     # what the bench measures
+    ("lab.bench",),                                          # the bench command
+    ("lab.benchmarks", "tests"),                             # scripts
 ]
+GAME_TOP = FLOORS.index(("protocol", "companion", "main", "__main__"))   # the game's highest floor
 
 # Each package's one public face: outside the package, its names come through it.
 FACES = {"models": "model", "initializers": "datasets", "support": "common", "bot": "protocol",
          "tabletop": "companion"}
 # Unit tests, the corpus benchmark and the fitter of the model of people read the parts themselves.
-BEHIND_THE_FACE = ("tests.", "benchmarks.", "evaluation.people_fit", "evaluation.human_models",
+BEHIND_THE_FACE = ("tests.", "lab.benchmarks.", "lab.evaluation.people_fit", "lab.evaluation.human_models",
                    "download")   # fetch's command line, imported at every start: not the whole catalog
 
 
@@ -57,7 +63,7 @@ def project_files() -> dict[str, Path]:
 
 def resolve(target: str, importer: str, modules: dict[str, Path]) -> str | None:
     """The project module that `import target` in `importer` loads, if any: itself, else, for a
-    script outside any package (tests/, benchmarks/), a sibling in its folder (on its sys.path)."""
+    script outside any package (tests/), a sibling in its folder (on its sys.path)."""
     folder = importer.rpartition(".")[0]
     candidates = [(target, "")]
     if folder and folder not in modules:
@@ -143,16 +149,11 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-# Known, and being fixed elsewhere: main.py runs its subcommands through `__import__` (so
-# protocol, companion and duet, which import main inside functions, close a cycle the graph
-# cannot see); and bench imports foreign.tier and evaluation.human_tier, which import bench
-# back inside functions.
-
 def test_the_graph_sees_top_level_and_function_level_imports():
     graph, _ = import_graph()
     assert "initializers.catalog" in graph["datasets"]             # top level
     assert "datasets" in graph["session"]                          # inside a function
-    assert "datasets" in graph["foreign.isolation"]                # from-import inside a function
+    assert "datasets" in graph["lab.foreign.isolation"]            # from-import inside a function
     assert "helpers" not in graph and "tests.helpers" in graph["tests.test_sbert"]   # a sibling
 
 
@@ -207,13 +208,48 @@ def test_every_module_is_on_a_floor():
 
 
 def test_an_import_up_a_floor_is_found():
-    assert upward({"foreign.isolation": {"evaluation.specs"}}) == ["foreign.isolation → evaluation.specs"]
+    assert upward({"lab.foreign.isolation": {"lab.evaluation.specs"}}) == [
+        "lab.foreign.isolation → lab.evaluation.specs"]
     assert floor("models.expected") < floor("datasets") < floor("players") < floor("main")
+    assert floor("main") < floor("lab") <= floor("lab.foreign") < floor("lab.evaluation") < floor("lab.bench")
 
 
 def test_no_module_imports_from_a_floor_above_its_own():
     graph, _ = import_graph()
     assert upward(graph) == []
+
+
+def in_the_game(module: str) -> bool:
+    return not within(module, "lab") and not within(module, "tests")
+
+
+def lab_imports_of_the_game(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a lab module by a module of the game, as 'importer → imported'."""
+    return [f"{m} → {t}" for m in sorted(graph) if in_the_game(m)
+            for t in sorted(graph[m]) if within(t, "lab")]
+
+
+def test_a_game_module_importing_the_lab_is_found(tmp_path):
+    (tmp_path / "lab" / "evaluation").mkdir(parents=True)
+    for name in ("lab/__init__.py", "lab/bench.py", "lab/evaluation/__init__.py", "lab/evaluation/specs.py"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "main.py").write_text("def command():\n    import lab.bench\n")
+    (tmp_path / "session.py").write_text("from lab.evaluation.specs import Spec\n")
+    modules = {".".join(p.relative_to(tmp_path).with_suffix("").parts).removesuffix(".__init__"): p
+               for p in tmp_path.rglob("*.py")}
+    graph = {name: imports_of(name, path, modules)[0] for name, path in modules.items()}
+    assert lab_imports_of_the_game(graph) == ["main → lab.bench", "session → lab.evaluation.specs"]
+
+
+def test_no_game_module_imports_the_lab():
+    """The lab stands on the game: the game's modules (all but lab/ and tests/) are on its floors,
+    and none imports the lab, at the top or inside a function. main.py names the bench's module and
+    loads it by name when `bench` runs (main.LAB_COMMANDS): a clone has it, an installed copy not."""
+    graph, _ = import_graph()
+    assert lab_imports_of_the_game(graph) == []
+    assert [m for m in graph if in_the_game(m) and floor(m) > GAME_TOP] == []
+    lab = {m for m in graph if within(m, "lab")}
+    assert lab >= {"lab.bench", "lab.evaluation.runner", "lab.foreign.agent", "lab.benchmarks.tune"}
 
 
 @pytest.mark.parametrize("package, face", FACES.items())

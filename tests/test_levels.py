@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 from helpers import ROOT, dealt_board
 
-import bench
 import main
 import session
 from board import RED, Board
 from common import board_words, hint_words
-from evaluation.games import TEST_OFFSET
-from evaluation.human_models import FittedGuesser, StrangerFeatures
-from evaluation.levels import AUTO, SEATS, TARGETS, levels_markdown, run_levels
-from foreign.vectors import Vectors, unit
+from lab import bench
+from lab.evaluation.games import TEST_OFFSET
+from lab.evaluation.human_models import FittedGuesser, StrangerFeatures
+from lab.evaluation.levels import AUTO, SEATS, TARGETS, levels_markdown, run_levels
+from lab.foreign.vectors import Vectors, unit
 from model import AI, LEVELS, Hint, Weights, zipf
 from models.people import PeopleAgent
 from players import Composition, make_team

@@ -1,7 +1,8 @@
 """The project as pip installs it: declared dependencies, one package, a command that plays.
 
 Installed, the clone's folder becomes the package `codenames`, so that none of its modules
-(datasets, common, cli, main ...) lands at the top of site-packages.
+(datasets, common, cli, main ...) lands at the top of site-packages. The game is shipped without
+the lab (lab/: the bench and what measures the game), which a clone holds.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIPPED_ELSEWHERE = ("tests/", "docs/", "reports/", "benchmarks/", ".ci/")   # in a clone only
+SHIPPED_ELSEWHERE = ("tests/", "docs/", "reports/", "lab/", ".ci/")   # in a clone only
 
 
 def pins(path: Path) -> set[str]:
@@ -63,6 +64,26 @@ def test_the_wheel_holds_one_package_with_every_module_and_the_shipped_data(whee
     assert {"codenames/datasets.py", "codenames/data/people.json", "codenames/data/sbert_en.npy"} <= names
     entry_points = wheel.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "codenames = codenames.__main__:main" in entry_points
+
+
+def test_the_wheel_ships_the_game_without_the_lab(wheel):
+    names = wheel.namelist()
+    assert "codenames/main.py" in names and "codenames/support/cluster.py" in names   # the game's Dask glue
+    lab = ("lab", "evaluation", "foreign", "benchmarks")   # the lab, and where its parts once were
+    assert [name for name in names if set(name.split("/")[:-1]) & set(lab)] == []
+    assert "codenames/bench.py" not in names and "codenames/cluster.py" not in names
+
+
+def test_the_installed_bench_says_in_one_line_that_it_needs_a_clone(wheel, tmp_path):
+    site = tmp_path / "site"
+    wheel.extractall(site)
+    env = {**os.environ, "PYTHONPATH": str(site), "XDG_DATA_HOME": str(tmp_path / "home")}
+    bench = subprocess.run([sys.executable, "-m", "codenames", "bench", "--quick"], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert bench.returncode == 2 and bench.stdout == ""
+    assert bench.stderr.count("\n") == 1 and bench.stderr.startswith("codenames bench: ")
+    assert "clone" in bench.stderr and "python main.py bench" in bench.stderr
+    assert not (tmp_path / "reports").exists()
 
 
 @pytest.mark.slow   # a whole game from the wheel; the wheel's contents are checked by default

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evaluation import people_fit
-from evaluation.human_duet import Turn, available
+from lab.evaluation import people_fit
+from lab.evaluation.human_duet import Turn, available
 from models.people import PEOPLE_PATH, Fit, load_fits
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"

@@ -1,7 +1,7 @@
 """Property-based tests: on random boards, positions, compositions and move sequences the rules hold.
 
 Every game is watched by `soak.Auditor`, an independent restatement of the
-rules (see benchmarks/soak.py). The default suite runs few examples per
+rules (see lab/benchmarks/soak.py). The default suite runs few examples per
 property; `python -m pytest -m slow tests/test_properties.py` runs the same
 properties on many more.
 """
@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
-from benchmarks.soak import Auditor
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, TEAMS, Board, Color, Outcome
 from common import board_words, hint_words
 from engine import AutoTeam, Game, GameOver, Guessed, HintGiven, RuleError, Team
+from lab.benchmarks.soak import Auditor
 from model import (
     AGENTS,
     AI,

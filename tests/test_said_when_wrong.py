@@ -59,7 +59,7 @@ def test_an_unknown_dataset_lists_the_choices_and_nothing_else(capsys):
     assert download.parser().parse_args(["download", "eat", "usf"]).names == ["eat", "usf"]
 
 
-# The modules a player's command runs; the lab (bench, evaluation, benchmarks) records its own commands.
+# The modules a player's command runs; the lab (lab/: a clone only) records its own commands.
 PLAYERS_MODULES = ("main.py", "cli.py", "download.py", "companion.py", "protocol.py", "datasets.py",
                    "duet/*.py", "initializers/*.py", "models/*.py", "support/*.py")
 

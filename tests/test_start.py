@@ -11,7 +11,7 @@ import pytest
 import main
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMAND_MODULES = ("bench", "evaluation", "protocol", "companion", "duet", "download")
+COMMAND_MODULES = ("lab", "lab.bench", "protocol", "companion", "duet", "download")
 
 
 def test_the_help_lists_each_command_with_its_own_summary():

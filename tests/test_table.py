@@ -10,7 +10,7 @@ from helpers import dealt_board
 from board import RED, Board
 from common import board_words, hint_words, lemmas
 from engine import Game, Team
-from evaluation.games import TEST_OFFSET
+from lab.evaluation.games import TEST_OFFSET
 from model import AI, CAPTAINS, LEVELS, Weights, hint_filter, hint_problem
 from models.table import fit_for_table, profanity_words, unfit_words
 from players import AIAgent, AICaptain

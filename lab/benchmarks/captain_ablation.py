@@ -1,0 +1,93 @@
+"""The captain for a person, taken apart: variants of it against the human-model tier's guessers.
+
+    python -m lab.benchmarks.captain_ablation --sources ../shared/datasets --variants now,no_sight
+    python -m lab.benchmarks.captain_ablation --sources ../shared/datasets --old-fits OLD.json \\
+        --variants old,now
+
+Each variant plays one team alone on every board with each fitted guesser (lab/evaluation/human_models.py)
+and prints wins, assassin losses, hints on a win, how many hints every reading sees, the lures
+left a hundred hints and the counts given. `old` is the captain before decision 0040: the model
+of people of `--old-fits` (`git show 2aa2534:data/people.json`), no sight, temperature 0.01, two
+cards at most. Seeds 100 and up are the validation range; 10000 and up the test range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+import datasets
+from board import deal
+from common import BOARD_WORDS_PATH, load_words
+from lab.evaluation import human_models
+from lab.evaluation.foreign_tier import default_initializer
+from lab.evaluation.games import play_solo
+from lab.evaluation.loading import load_all
+from model import AI, Sight
+from models.expected import FOR_PEOPLE, ExpectedCaptain
+from models.people import PeopleModel, PeopleReading, load_fits
+
+VARIANTS = {
+    "now": {},
+    "no_sight": {"no_sight": True},
+    "t01": {"temperature": 0.01},
+    "max2": {"max_count": 2},
+    "old": {"old_model": True, "no_sight": True, "temperature": 0.01, "max_count": 2},
+}
+
+
+def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
+    """The game's captain for a person (alone), changed as the variant says."""
+    options = dict(variant)
+    old = options.pop("old_model", False)
+    if old and old_fits is None:
+        raise SystemExit("the variant 'old' needs --old-fits")
+    model = PeopleModel.of([ai.weights, *ai.partners], old_fits) if old else ai.people
+    sight = None if options.pop("no_sight", False) else ai.sight
+    reading = PeopleReading(ai.weights, model)
+    return ExpectedCaptain(reading, [reading], True, settings=replace(FOR_PEOPLE, **options), sight=sight)
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sources", type=Path, required=True)
+    p.add_argument("--seeds", type=int, default=20)
+    p.add_argument("--seed-offset", type=int, default=100)
+    p.add_argument("--variants", default="now", help=f"comma-separated, of {', '.join(VARIANTS)}")
+    p.add_argument("--old-fits", type=Path, help="the model of people the 'old' variant plans for")
+    p.add_argument("--embedded", action="store_true", help="the AI on SBERT and phrases alone")
+    args = p.parse_args(argv)
+    words = load_words(BOARD_WORDS_PATH)
+    weights, _, _ = load_all(list(datasets.INITIALIZERS), args.sources, None, required=False, words=words)
+    loaded = {n: w for n, w in weights.items() if not args.embedded or n in ("sbert", "phrases")}
+    own = default_initializer(loaded)
+    ai = AI(loaded[own], partners=[w for n, w in loaded.items() if n != own])
+    guessers = {name: human_models.fit_guesser(name, args.sources) for name in human_models.GUESSERS}
+    judge = Sight(weights)   # every matrix loaded, as the tier's judge
+    old_fits = load_fits(args.old_fits) if args.old_fits else None
+    for name in args.variants.split(","):
+        started, games = time.perf_counter(), []
+        for guesser in guessers.values():
+            for seed in range(args.seed_offset, args.seed_offset + args.seeds):
+                board, rng = deal(seed, words)
+                game = play_solo(board, board.starting_team, captain(ai, VARIANTS[name], old_fits),
+                                 guesser, rng, seed)
+                human_models.judge(game, board, judge)
+                games.append(game)
+        sight = human_models.sight_summary(games)
+        counts = np.bincount([h.count or 0 for g in games for h in g.hints], minlength=4)[1:]
+        print(f"{name:9s} wins {np.mean([g.won for g in games]):.3f} "
+              f"assassin {np.mean([g.assassin for g in games]):.3f} "
+              f"hints on a win {np.mean([len(g.hints) for g in games if g.won]):.2f} "
+              f"seen {sight['seen']:.2f} lures {sight['lures_assassin']:.1f}/{sight['lures_other']:.1f} "
+              f"counts 1..3 {counts.tolist()} ({time.perf_counter() - started:.0f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

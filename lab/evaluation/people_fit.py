@@ -1,0 +1,404 @@
+"""Fit the model of people (models/people.py) to people playing Codenames Duet.
+
+Each turn of the human Duet record (lab/evaluation/human_duet.py) gives choices: the
+giver's targets, each chosen over the cards the clue was not meant for, and the
+guesser's clicks, each chosen over the cards still face down. A conditional logit
+(a softmax over the face-down cards) is fitted to them by maximum likelihood with
+an L2 penalty on standardised features; the penalty is chosen by cross-validation
+inside the training games, and every figure reported is cross-validated by game:
+a turn is read by a model fitted without its game.
+
+    python -m lab.evaluation.people_fit --sources ../shared/datasets
+
+writes data/people.json (the coefficients, with a checksum of the record they were
+fitted on) and prints the cross-validated figures of every variant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from lab.evaluation.human_duet import CLUE_FILE, GUESS_FILE, Turn, folder, read_turns
+from models.people import FREQUENCY, PEOPLE_PATH, Features, Fit, PeopleModel
+from models.weights import Weights
+
+REPORT_PATH = Path(__file__).resolve().parents[2] / "reports" / "people_model.md"
+L2_GRID = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
+FOLDS = 10
+SIGNALS = {"targets": 1.0, "picks": 1.0}   # the givers' targets and the guessers' clicks, weighed alike
+# A phrase or a compound with the clue is a person's first thought (FIRE → ENGINE): its weight is
+# at least this, whatever the few phrase turns of the record say (the phrase probe, 0040).
+FLOORS = {"phrases": 3.0}
+
+# The variants fitted, richest first: the first whose matrices are all at hand plays.
+VARIANTS: dict[str, tuple[str, ...]] = {
+    "every dataset": (
+        "sbert", "sbert~z", "sbert~top", "sbert~lead", "fasttext", "fasttext~z", "fasttext~top",
+        "double_link", "double_link~z", "double_link~top", "word_collocations", "word_collocations~top",
+        "sentence_collocations", "association", "association~top", "association~lead",
+        "eat", "eat~top", "eat~lead", "phrases", "zipf"),
+    "norms": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "association", "association~top",
+              "association~lead", "eat", "eat~top", "eat~lead", "phrases", "zipf"),
+    "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "phrases", "zipf"),
+    "sbert": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "zipf"),   # a matrix alone
+}
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Choice events over padded boards: every event picks `chosen` among its `left` cards
+    of board `board`, whose features are `values[board]` (boards × cards × features)."""
+
+    values: np.ndarray      # (boards, cards, features)
+    board: np.ndarray       # (events,) the board of each event
+    left: np.ndarray        # (events, cards) bool: the cards it chose among
+    chosen: np.ndarray      # (events,) the card chosen
+    weight: np.ndarray      # (events,) the event's weight in the likelihood
+
+    def subset(self, events: np.ndarray) -> Choices:
+        return Choices(self.values, self.board[events], self.left[events], self.chosen[events],
+                       self.weight[events])
+
+
+def choice_events(turns: Sequence[Turn], signals: Mapping[str, float]) -> tuple[list, ...]:
+    """(turn index, left mask, chosen, weight) of every event that `signals` (name → weight) asks for."""
+    boards, lefts, chosen, weights = [], [], [], []
+    width = max(len(t.remaining) for t in turns)
+    for i, turn in enumerate(turns):
+        index = {w: k for k, w in enumerate(turn.remaining)}
+        face_down = np.zeros(width, dtype=bool)
+        face_down[:len(turn.remaining)] = True
+        if signals.get("targets"):
+            targets = [index[t] for t in turn.targets if t in index]
+            for t in targets:   # each target over the cards the clue was not meant for
+                left = face_down.copy()
+                left[[o for o in targets if o != t]] = False
+                boards.append(i), lefts.append(left), chosen.append(t)
+                weights.append(signals["targets"] / len(targets))
+        if signals.get("picks"):
+            left = face_down.copy()
+            for word in turn.guesses:   # each click over the cards still face down
+                boards.append(i), lefts.append(left.copy()), chosen.append(index[word])
+                weights.append(signals["picks"] / len(turn.guesses))
+                left[index[word]] = False
+    return boards, lefts, chosen, weights
+
+
+def turn_values(turns: Sequence[Turn], features: Callable) -> np.ndarray:
+    """Feature values of every turn's face-down cards for its clue, padded: turns × cards × features."""
+    width = max(len(t.remaining) for t in turns)
+    out = None
+    for i, turn in enumerate(turns):
+        values = features([turn.clue], list(turn.remaining))[0]
+        if out is None:
+            out = np.zeros((len(turns), width, values.shape[1]), dtype=np.float64)
+        out[i, :len(turn.remaining)] = values
+    return out
+
+
+def choices(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float]) -> Choices:
+    boards, lefts, chosen, weights = choice_events(turns, signals)
+    left = np.array(lefts, dtype=bool).reshape(-1, values.shape[1])
+    return Choices(values, np.array(boards, dtype=int), left, np.array(chosen, dtype=int),
+                   np.array(weights, dtype=float))
+
+
+def negative_log_likelihood(beta: np.ndarray, data: Choices, l2: float) -> tuple[float, np.ndarray]:
+    """The penalised negative log-likelihood of the events and its gradient."""
+    x = data.values[data.board]                                   # (E, C, F)
+    logits = np.where(data.left, x @ beta, -np.inf)
+    logits -= logits.max(axis=1, keepdims=True)
+    chances = np.exp(logits)
+    chances /= chances.sum(axis=1, keepdims=True)
+    picked = np.arange(len(data.chosen)), data.chosen
+    nll = -(data.weight * np.log(np.maximum(chances[picked], 1e-300))).sum()
+    expected = np.einsum("ec,ecf->ef", chances, x)
+    gradient = -(data.weight[:, None] * (x[picked] - expected)).sum(axis=0)
+    return nll + 0.5 * l2 * beta @ beta, gradient + l2 * beta
+
+
+def fit(data: Choices, l2: float, lower: np.ndarray | None = None) -> np.ndarray:
+    """The coefficients (per unit of the standardised features) that maximise the penalised
+    likelihood, each at least its `lower` bound (-inf: free)."""
+    from scipy.optimize import minimize  # 0.8 s to import: only the fits pay it, not every start of main.py
+
+    start = np.zeros(data.values.shape[2]) if lower is None else np.maximum(0.0, lower)
+    bounds = None if lower is None else [(b if np.isfinite(b) else None, None) for b in lower]
+    result = minimize(negative_log_likelihood, start, args=(data, l2), jac=True, method="L-BFGS-B",
+                      bounds=bounds)
+    return result.x
+
+
+def lower_bounds(names: Sequence[str], floors: Mapping[str, float] | None = None) -> np.ndarray:
+    """Each feature's least coefficient (per unit): zero for every feature that measures a link
+    between a clue and a card, so that a stronger link never makes a card less likely (a
+    monotone model); `floors` (default `FLOORS`) where people's knowledge says more; none for the
+    card's own frequency."""
+    floors = FLOORS if floors is None else floors
+    return np.array([-np.inf if name == FREQUENCY else floors.get(name, 0.0) for name in names])
+
+
+def scales(values: np.ndarray) -> np.ndarray:
+    """Each feature's spread over the cards (1 for a constant one), to standardise it."""
+    flat = values.reshape(-1, values.shape[2])
+    spread = flat.std(axis=0)
+    return np.where(spread > 0, spread, 1.0)
+
+
+def folds_of(turns: Sequence[Turn], k: int, seed: int = 0) -> np.ndarray:
+    """Each turn's fold, drawn by game so that a game's turns are never split."""
+    games = np.array(sorted({t.game for t in turns}))
+    fold = np.random.default_rng(seed).permutation(len(games)) % k
+    of_game = dict(zip(games.tolist(), fold.tolist(), strict=True))
+    return np.array([of_game[t.game] for t in turns])
+
+
+def fit_penalised(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
+                  train: np.ndarray, grid: Sequence[float] = L2_GRID, k: int = 5,
+                  lower: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """Coefficients fitted on the `train` turns (a boolean mask), with the L2 penalty chosen by
+    a k-fold cross-validation by game inside them; per unit of the raw features, each at least
+    its `lower` bound (per unit of the raw feature; `lower_bounds`)."""
+    scale = scales(values[train])
+    data = choices(turns, values / scale, signals)
+    lower = None if lower is None else lower * scale
+    inner = folds_of([t for t, keep in zip(turns, train, strict=True) if keep], k, seed=1)
+    fold = np.full(len(turns), -1)
+    fold[train] = inner
+    held = {"picks": 1.0}    # the penalty is judged on what a guesser does
+    check = choices(turns, values / scale, held)
+    losses = []
+    for l2 in grid:
+        loss = 0.0
+        for f in range(k):
+            fitting = data.subset(np.flatnonzero(train[data.board] & (fold[data.board] != f)))
+            beta = fit(fitting, l2, lower)
+            scored = check.subset(np.flatnonzero(fold[check.board] == f))
+            loss += negative_log_likelihood(beta, scored, 0.0)[0]
+        losses.append(loss)
+    l2 = grid[int(np.argmin(losses))]
+    beta = fit(data.subset(np.flatnonzero(train[data.board])), l2, lower)
+    return beta / scale, l2
+
+
+def fold_fits(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
+              k: int = FOLDS, lower: np.ndarray | None = None
+              ) -> tuple[np.ndarray, list[np.ndarray], list[float]]:
+    """Each turn's fold (by game), each fold's coefficients fitted without it, and the penalty
+    each fold chose."""
+    fold = folds_of(turns, k)
+    fitted = [fit_penalised(turns, values, signals, fold != f, lower=lower) for f in range(k)]
+    return fold, [beta for beta, _ in fitted], [l2 for _, l2 in fitted]
+
+
+def cross_validated_logits(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
+                           k: int = FOLDS, lower: np.ndarray | None = None
+                           ) -> tuple[np.ndarray, list[float]]:
+    """Every turn's logits (turns × cards, padded with -inf) from a model fitted without its
+    game's fold; and the penalty each fold chose."""
+    fold, betas, penalties = fold_fits(turns, values, signals, k, lower)
+    logits = np.full(values.shape[:2], -np.inf)
+    for i, turn in enumerate(turns):
+        n = len(turn.remaining)
+        logits[i, :n] = values[i, :n] @ betas[fold[i]]
+    return logits, penalties
+
+
+def first_pick_rates(turns: Sequence[Turn], logits: np.ndarray) -> dict[str, float]:
+    """The share of turns whose best card is a target, one of the giver's assassins, a bystander."""
+    first = [t.remaining[int(np.argmax(row))] for t, row in zip(turns, logits, strict=True)]
+    return {"target": float(np.mean([w in t.targets for w, t in zip(first, turns, strict=True)])),
+            "assassin": float(np.mean([w in t.black for w, t in zip(first, turns, strict=True)]))}
+
+
+RELIABILITY_BINS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def calibration(turns: Sequence[Turn], logits: np.ndarray) -> dict:
+    """How well held-out logits foresee a guesser's first click: its mean log-likelihood (and a
+    uniform guess's), and a reliability table: for every face-down card of every turn, the
+    model's chance that it is clicked first, in bins, against how often it was."""
+    chances, clicked, log_likelihood, uniform = [], [], [], []
+    for turn, row in zip(turns, logits, strict=True):
+        if not turn.guesses:
+            continue
+        n = len(turn.remaining)
+        p = np.exp(row[:n] - row[:n].max())
+        p /= p.sum()
+        first = turn.remaining.index(turn.guesses[0])
+        chances.append(p), clicked.append(np.arange(n) == first)
+        log_likelihood.append(np.log(p[first])), uniform.append(-np.log(n))
+    chance, hit = np.concatenate(chances), np.concatenate(clicked)
+    which = np.clip(np.digitize(chance, RELIABILITY_BINS) - 1, 0, len(RELIABILITY_BINS) - 2)
+    bins = [(RELIABILITY_BINS[b], RELIABILITY_BINS[b + 1], int((which == b).sum()),
+             float(chance[which == b].mean()), float(hit[which == b].mean()))
+            for b in range(len(RELIABILITY_BINS) - 1) if (which == b).any()]
+    return {"log_likelihood": float(np.mean(log_likelihood)), "uniform": float(np.mean(uniform)),
+            "clicks": len(log_likelihood), "bins": bins}
+
+
+def phrase_probe(model: PeopleModel, phrases: Weights, size: int = 200, distractors: int = 7,
+                 seed: int = 0) -> tuple[float, list[tuple[str, str, str]]]:
+    """How often the model's first pick, for a clue that makes a phrase or a compound with one
+    card, is that card: `size` probes, each a clue from the hint list that the AI may give, its
+    partner from the card list (WordNet: FIRE → ENGINE, HAMMER → HEAD) and `distractors` other
+    cards that make none with it and on which the clue is legal. Returns the share and the probes
+    it missed (clue, partner, its first pick)."""
+    from common import board_words
+
+    rng = np.random.default_rng(seed)
+    cards = [w.lower() for w in board_words()]
+    links = phrases.board_matrix(cards) > 0.5                       # hints × cards
+    legal = np.ones(links.shape, dtype=bool)
+    legal[~(phrases.filter.well_formed & phrases.filter.fit)] = False   # hints the AI would give
+    for c, card in enumerate(cards):
+        legal[phrases.filter.banned(card), c] = False
+    pairs = np.argwhere(links & legal)
+    pairs = pairs[rng.permutation(len(pairs))[:size]]
+    hits, missed = 0, []
+    for h, c in pairs:
+        others = np.flatnonzero(~links[h] & legal[h])
+        shown = [cards[c], *(cards[o] for o in rng.choice(others, distractors, replace=False))]
+        clue = phrases.hints[h]
+        first = shown[int(np.argmax(model.logits([clue], shown)[0]))]
+        hits += first == cards[c]
+        if first != cards[c]:
+            missed.append((clue, cards[c], first))
+    return hits / max(len(pairs), 1), missed
+
+
+def record_checksum(sources: Path) -> str:
+    """SHA-256 over the two files a turn is read from, in order: what a fit was made on."""
+    digest = hashlib.sha256()
+    for name in (CLUE_FILE, GUESS_FILE):
+        digest.update((folder(sources) / name).read_bytes())
+    return digest.hexdigest()
+
+
+def readings_at_hand(sources: Path) -> dict:
+    """Every matrix the sources allow, by name (the embedded default's SBERT at least)."""
+    import datasets
+
+    weights, partners = datasets.load_with_partners("sbert", sources=sources)
+    return {w.name: w for w in (weights, *partners)}
+
+
+def cross_validated_people(turns: Sequence[Turn], readings: Mapping[str, Weights],
+                           signals: Mapping[str, float] = SIGNALS) -> Iterator[tuple[str, Callable]]:
+    """(variant, the model of people that reads a turn: fitted without the turn's game) for
+    every variant the matrices allow."""
+    for name, names in VARIANTS.items():
+        try:
+            features = Features(names, readings)
+        except KeyError:
+            continue
+        fold, betas, _ = fold_fits(turns, turn_values(turns, features), signals,
+                                   lower=lower_bounds(names))
+        models = [PeopleModel(Fit(name, tuple(names), tuple(beta)), readings) for beta in betas]
+        of_row = {turn.row: models[f] for turn, f in zip(turns, fold, strict=True)}
+        yield name, lambda turn, of_row=of_row: of_row[turn.row]
+
+
+def fit_variants(sources: Path, signals: Mapping[str, float],
+                 variants: Mapping[str, Sequence[str]] = VARIANTS,
+                 say: Callable[[str], None] = print) -> tuple[dict, list[Fitted]]:
+    """Fit every variant whose matrices the sources allow on the whole record; their
+    cross-validated figures beside them. The content of data/people.json, and what the report
+    says of each variant."""
+    turns = list(read_turns(sources))
+    readings = readings_at_hand(sources)
+    out, report = [], []
+    for name, names in variants.items():
+        try:
+            features = Features(names, readings)
+        except KeyError as missing:
+            say(f"{name}: skipped, {missing.args[0]}")
+            continue
+        values, lower = turn_values(turns, features), lower_bounds(names)
+        logits, penalties = cross_validated_logits(turns, values, signals, lower=lower)
+        rates, held = first_pick_rates(turns, logits), calibration(turns, logits)
+        beta, l2 = fit_penalised(turns, values, signals, np.ones(len(turns), dtype=bool),
+                                 lower=lower)
+        about = (f"cross-validated by game ({FOLDS} folds): first pick a target "
+                 f"{100 * rates['target']:.1f}%, an assassin {100 * rates['assassin']:.1f}%; "
+                 f"log-likelihood of a first click {held['log_likelihood']:.3f} "
+                 f"(uniform {held['uniform']:.3f})")
+        say(f"{name}: {about}; penalties chosen {penalties}")
+        fitted = Fit(name, tuple(names), tuple(float(b) for b in beta), l2, about)
+        out.append(fitted.to_json())
+        probe = phrase_probe(PeopleModel(fitted, readings), readings["phrases"]) \
+            if "phrases" in readings else None
+        report.append(Fitted(fitted, rates, held, probe))
+    return {"source": "people playing Codenames Duet: SALT-NLP/codenames, data/, validation split "
+                      "(Shaikh et al., 2023); coefficients only, fitted by lab/evaluation/people_fit.py",
+            "signals": dict(signals), "record_sha256": record_checksum(sources), "variants": out,
+            }, report
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A variant fitted on the whole record, with its held-out figures and its phrase probe."""
+
+    fit: Fit
+    rates: dict[str, float]
+    calibration: dict
+    probe: tuple[float, list[tuple[str, str, str]]] | None
+
+
+def markdown(fitted: Sequence[Fitted], command: str) -> str:
+    """The model of people's report: per variant, its held-out figures, reliability and probe."""
+    lines = ["# The model of people", "",
+             f"`{command}` (writes data/people.json and this page). Every figure is cross-validated "
+             f"by game ({FOLDS} folds) on the human Duet record: a turn is read by a model fitted "
+             "without its game. Every coefficient on a link is zero or above (a monotone fit).", ""]
+    for f in fitted:
+        held = f.calibration
+        lines += [f"## {f.fit.name}", "",
+                  f"- first pick a target {100 * f.rates['target']:.1f}%, an assassin "
+                  f"{100 * f.rates['assassin']:.1f}% (people: 84.5% and 2.0%)",
+                  f"- log-likelihood of a guesser's first click, held out: {held['log_likelihood']:.3f} "
+                  f"a click over {held['clicks']} clicks (a uniform guess: {held['uniform']:.3f})"]
+        if f.probe is not None:
+            share, missed = f.probe
+            sample = ", ".join(f"{c.upper()}→{p.upper()} (took {m.upper()})" for c, p, m in missed[:8])
+            lines.append(f"- phrase and compound probe: the partner first in {100 * share:.1f}% of "
+                         f"200 probes; missed, e.g.: {sample or 'none'}")
+        lines += ["", "Reliability: every face-down card's chance of being clicked first, in bins, "
+                  "against how often it was.", "",
+                  "| predicted | cards | mean predicted | observed |", "|---|---|---|---|"]
+        lines += [f"| {lo:.2f}–{hi:.2f} | {n} | {pred:.3f} | {seen:.3f} |"
+                  for lo, hi, n, pred, seen in held["bins"]]
+        lines += ["", "| feature | coefficient |", "|---|---|"]
+        lines += [f"| {name} | {c:+.3f} |"
+                  for name, c in zip(f.fit.features, f.fit.coefficients, strict=True)]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m lab.evaluation.people_fit",
+                                description=__doc__.splitlines()[0])
+    p.add_argument("--sources", type=Path, required=True, help="the datasets folder (human_duet/ in it)")
+    p.add_argument("--out", type=Path, default=PEOPLE_PATH, help="where to write (default data/people.json)")
+    p.add_argument("--targets", type=float, default=SIGNALS["targets"], help="weight of the givers' targets")
+    p.add_argument("--picks", type=float, default=SIGNALS["picks"], help="weight of the guessers' clicks")
+    p.add_argument("--report", type=Path, default=REPORT_PATH,
+                   help="the report (default reports/people_model.md)")
+    args = p.parse_args(argv)
+    model, fitted = fit_variants(args.sources, {"targets": args.targets, "picks": args.picks})
+    args.out.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
+    page = markdown(fitted, "python -m lab.evaluation.people_fit --sources DIR")
+    args.report.write_text(page, encoding="utf-8")
+    print(f"wrote {args.out} and {args.report}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
