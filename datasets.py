@@ -16,7 +16,7 @@ weighted sum of initializers, computed over whichever sources are present.
 
 This module is the entry (the names in `__all__`); the work is done in the
 `initializers` package: vocabulary, sources, readers, corpus, tables,
-fasttext_vectors, sbert, cache, recipe and catalog.
+fasttext_vectors, sbert, cache, recipe, availability, store, builders and catalog.
 """
 
 from __future__ import annotations

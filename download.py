@@ -25,6 +25,7 @@ from initializers.fetch import (
     BASE_URL_VARIABLE,
     PAUSE,
     TIMEOUT,
+    Dataset,
     Unreachable,
     copy_of,
     download,
@@ -182,30 +183,35 @@ def status(sources: Path, files: bool = False, out: Callable[[str], None] = prin
     out(f"datasets in {sources}/:")
     for d in downloadable().values():
         copies = [(remote, *copy_of(remote, sources)) for remote in d.files]
-        present = [(remote, path, problem) for remote, path, problem in copies if path is not None]
-        sound = sum(problem is None for _, _, problem in present)
-        size = sum(path.stat().st_size for _, path, _ in present)
-        unit = "books" if d.name == "corpus" else "files"
-        if not present:
-            line = f"missing: {download_command(sources, d.name)}"
-        else:
-            check = "SHA-256 as recorded" if all(r.sha256 for r in d.files) else "content checked"
-            line = (f"{len(present)} of {len(d.files)} {unit}, {size / 1e6:.1f} MB; {sound} sound "
-                    f"({check})")
-            if sound < len(present):
-                line += f", {len(present) - sound} corrupt: {download_command(sources, d.name)}"
-        ours = {path for _, path, _ in present}
-        others = [p for p in SOURCES[d.name].files(sources) if p not in ours] if d.name in SOURCES else []
-        if others:
-            line += f"; and {len(others)} other file{'s' * (len(others) != 1)} the AI reads"
-        out(f"{d.name}: {line}")
+        present = [(path, problem) for _, path, problem in copies if path is not None]
+        out(f"{d.name}: {_dataset_line(d, sources, present)}")
         out(f"  adds: {d.adds}")
         if files:
-            for _, path, problem in present:
+            for path, problem in present:
                 state = "sound" if problem is None else problem
                 out(f"    {path.relative_to(sources).as_posix()}  {path.stat().st_size:,} bytes  "
                     f"sha256 {sha256_file(path)}  {state}")
     return 0
+
+
+def _dataset_line(d: Dataset, sources: Path, present: list[tuple[Path, str | None]]) -> str:
+    """One dataset's line in `status`: how many of its files are there and sound (each with the
+    problem found, or None), or the command that fetches it; and the other files the AI reads."""
+    if not present:
+        line = f"missing: {download_command(sources, d.name)}"
+    else:
+        sound = sum(problem is None for _, problem in present)
+        size = sum(path.stat().st_size for path, _ in present)
+        unit = "books" if d.name == "corpus" else "files"
+        check = "SHA-256 as recorded" if all(r.sha256 for r in d.files) else "content checked"
+        line = f"{len(present)} of {len(d.files)} {unit}, {size / 1e6:.1f} MB; {sound} sound ({check})"
+        if sound < len(present):
+            line += f", {len(present) - sound} corrupt: {download_command(sources, d.name)}"
+    ours = {path for path, _ in present}
+    others = [p for p in SOURCES[d.name].files(sources) if p not in ours] if d.name in SOURCES else []
+    if others:
+        line += f"; and {len(others)} other file{'s' * (len(others) != 1)} the AI reads"
+    return line
 
 
 # --- the game's offer --------------------------------------------------------------------

@@ -190,7 +190,11 @@ def book(ebook: int) -> Remote:
 @functools.cache
 def downloadable() -> dict[str, Dataset]:
     """Every dataset the download knows, by name, in the order it fetches them."""
-    usf = Dataset(
+    return {d.name: d for d in (_usf(), _eat(), _corpus(), _human_duet())}
+
+
+def _usf() -> Dataset:
+    return Dataset(
         "usf",
         what="University of South Florida free association norms (Nelson, McEvoy & Schreiber, 1998), "
              "Appendix A: 72,176 cue-target pairs over 5,018 cues",
@@ -203,7 +207,10 @@ def downloadable() -> dict[str, Dataset]:
         checksums="a mirror's byte-identical copies (github.com/DreamingRaven/Word-Association, b641fac)",
         files=tuple(Remote(USF_PAGE.format(part=part), f"usf/{part}.txt", usf_content, USF_SHA256[part],
                            also=(f"usf/Cue_Target_Pairs.{part}",)) for part in USF_PARTS))
-    eat = Dataset(
+
+
+def _eat() -> Dataset:
+    return Dataset(
         "eat",
         what="Edinburgh Associative Thesaurus (Kiss et al., 1973) as a Pajek network: 325,593 "
              "stimulus-response arcs",
@@ -215,8 +222,11 @@ def downloadable() -> dict[str, Dataset]:
         publisher="the Pajek data sets, github.com/bavla/Nets",
         checksums="the publisher's own file, at the pinned commit",
         files=(Remote(EAT_ZIP, "eat/EATnew.zip", pajek_zip_content, EAT_SHA256),))
+
+
+def _corpus() -> Dataset:
     books = tuple(book(n) for n in gutenberg_books())
-    corpus = Dataset(
+    return Dataset(
         "corpus",
         what=f"{len(books)} English books from Project Gutenberg, 15 M words",
         adds="word and sentence collocations and fastText vectors trained on the books: three parts of "
@@ -227,7 +237,10 @@ def downloadable() -> dict[str, Dataset]:
         checksums="none: Gutenberg's files change (headers, corrections); each is checked for its "
                   "header, its EBook number and a whole text",
         files=books)
-    human_duet = Dataset(
+
+
+def _human_duet() -> Dataset:
+    return Dataset(
         "human_duet",
         what="people playing Codenames Duet (Shaikh et al., 2023), validation split: clues, targets "
              "and guesses",
@@ -239,7 +252,6 @@ def downloadable() -> dict[str, Dataset]:
         files=tuple(Remote(DUET_CSV.format(task=task), f"human_duet/{task}/val.csv", csv_content, sha)
                     for task, sha in DUET_SHA256.items()),
         default=False)
-    return {d.name: d for d in (usf, eat, corpus, human_duet)}
 
 
 # --- fetching ----------------------------------------------------------------------------
@@ -375,11 +387,26 @@ def download(names: Sequence[str], sources: Path, base_url: str | None = None, p
     wanted += [("corpus", book(n)) for n in (books if "corpus" in names and books is not None else ())]
     base_url = base_url or os.environ.get(BASE_URL_VARIABLE) or None
     pause = PAUSE if pause is None else pause
+    session = functools.partial(_Session, base_url, pause, timeout, retries, trust_content)
+    outcomes = _fetch_side_by_side(wanted, sources, base_url, session, say)
+    done = Download()
+    for i in sorted(outcomes):
+        outcome, what = outcomes[i]
+        getattr(done, outcome).append(what)
+    return done
+
+
+def _fetch_side_by_side(wanted: list[tuple[str, Remote]], sources: Path, base_url: str | None,
+                        session_for: Callable[[Callable[[str], None]], _Session],
+                        say: Callable[[str], None]) -> dict[int, tuple[str, str]]:
+    """Bring each wanted file (dataset, remote) into `sources`, the servers side by side, each over
+    a session of its own (`session_for` a line teller), with a bar or a line every 10%. Returns
+    each file's place in `wanted` → (what was done, its path or the error)."""
     servers: dict[str, list[tuple[int, str, Remote]]] = {}
     for i, (name, remote) in enumerate(wanted):
         host = urllib.parse.urlsplit(located(remote.url, base_url)).netloc
         servers.setdefault(host, []).append((i, name, remote))
-    outcomes: dict[int, tuple[str, str]] = {}   # file's place in `wanted` → (what was done, path or error)
+    outcomes: dict[int, tuple[str, str]] = {}
     with progress(total=len(wanted), desc="datasets", unit="file") as bar:
         lock, stop = threading.Lock(), threading.Event()
         tenths = _Tenths(len(wanted), say if bar.disable else None)
@@ -392,7 +419,7 @@ def download(names: Sequence[str], sources: Path, base_url: str | None = None, p
                     bar.write(line, file=sys.stderr)
 
         def fetch_from(files: list[tuple[int, str, Remote]]) -> None:
-            session = _Session(base_url, pause, timeout, retries, trust_content, tell)
+            session = session_for(tell)
             for i, name, remote in files:
                 if stop.is_set():
                     return
@@ -403,11 +430,7 @@ def download(names: Sequence[str], sources: Path, base_url: str | None = None, p
                     tenths.done(1)
 
         _side_by_side([functools.partial(fetch_from, files) for files in servers.values()], stop)
-    done = Download()
-    for i in sorted(outcomes):
-        outcome, what = outcomes[i]
-        getattr(done, outcome).append(what)
-    return done
+    return outcomes
 
 
 def _bring(remote: Remote, sources: Path, session: _Session, tell: Callable[[str], None]) -> tuple[str, str]:

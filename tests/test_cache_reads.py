@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import initializers.cache as cache
-import initializers.catalog
+import initializers.store
+from initializers.builders import Builders
 from initializers.cache import StaleCache, column_major, load_matrix, save_matrix, sidecar
-from initializers.catalog import Catalog
 
 META = {"initializer": "test"}
 
@@ -85,8 +85,8 @@ def test_a_row_major_cache_from_an_older_build_is_rewritten_once_and_nothing_reb
 
     make_sources(tmp_path / "sources")
     vec = write_vec(tmp_path / "v.vec")
-    real = initializers.catalog.save_matrix
-    monkeypatch.setattr(initializers.catalog, "save_matrix",   # as builds before this change wrote them
+    real = initializers.store.save_matrix
+    monkeypatch.setattr(initializers.store, "save_matrix",   # as builds before this change wrote them
                         lambda path, matrix, meta, by_column=False: real(path, matrix, meta))
     built = {name: np.array(catalog(tmp_path, fasttext_model=vec).weights(name).matrix)
              for name in ("combined", "direct", "association")}
@@ -96,7 +96,7 @@ def test_a_row_major_cache_from_an_older_build_is_rewritten_once_and_nothing_reb
     rewritten = column_major(tmp_path / "cache")
     assert {"combined", "direct", "double_link", "association"} <= set(rewritten)
     assert column_major(tmp_path / "cache") == []   # once
-    monkeypatch.setattr(Catalog, "_build", lambda *args: pytest.fail("a cache was rebuilt"))
+    monkeypatch.setattr(Builders, "build", lambda *args: pytest.fail("a cache was rebuilt"))
     again = catalog(tmp_path, fasttext_model=vec)
     for name, matrix in built.items():
         loaded = again.weights(name).matrix

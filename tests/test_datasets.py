@@ -19,9 +19,11 @@ import pytest
 from scipy import sparse
 
 import datasets
-import initializers.catalog
+import initializers.availability
+import initializers.builders
 import initializers.corpus
 import initializers.sbert
+from initializers.builders import Builders
 from initializers.cache import sidecar
 from initializers.catalog import Catalog
 from initializers.corpus import (
@@ -463,8 +465,8 @@ def test_cache_is_trusted_when_fresh_and_rebuilt_with_a_reason_when_not(tmp_path
     sources = make_sources(tmp_path / "sources")
     first = catalog(tmp_path).weights("association").matrix
     calls = []
-    real_build = Catalog._build
-    monkeypatch.setattr(Catalog, "_build", lambda self, name, parts: calls.append(name) or
+    real_build = Builders.build
+    monkeypatch.setattr(Builders, "build", lambda self, name, parts: calls.append(name) or
                         real_build(self, name, parts))
 
     assert np.array_equal(catalog(tmp_path).weights("association").matrix, first) and calls == []
@@ -598,11 +600,12 @@ def test_the_catalog_asks_each_initializer_for_its_matrix_once(tmp_path, monkeyp
             return table
         return step
 
-    for step in ("_load", "_build"):
-        monkeypatch.setattr(Catalog, step, answered(getattr(Catalog, step)))
-    for function in ("sbert_table", "sbert_available"):
-        real = getattr(initializers.catalog, function)
-        monkeypatch.setattr(initializers.catalog, function, lambda *args, real=real, function=function,
+    for step in ("restore", "build"):
+        monkeypatch.setattr(Builders, step, answered(getattr(Builders, step)))
+    for module, function in ((initializers.builders, "sbert_table"),
+                             (initializers.availability, "sbert_available")):
+        real = getattr(module, function)
+        monkeypatch.setattr(module, function, lambda *args, real=real, function=function,
                             **options: asked.append(function) or real(*args, **options))
 
     for _ in range(2):   # a first build, then every table from its cache

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import datasets
-import initializers.catalog
+import initializers.builders
 from datasets import INITIALIZERS, Catalog, Settings
 
 pytestmark = pytest.mark.slow
@@ -102,8 +102,8 @@ def test_a_second_launch_reads_every_cache(built, monkeypatch):
     def no_build(*args, **kwargs):
         raise AssertionError("a fresh cache was rebuilt")
 
-    monkeypatch.setattr(Catalog, "_build", no_build)
-    monkeypatch.setattr(initializers.catalog, "train_fasttext", no_build)
+    monkeypatch.setattr(initializers.builders.Builders, "build", no_build)
+    monkeypatch.setattr(initializers.builders, "train_fasttext", no_build)
     again = Catalog(Settings(built.sources, built.cache_dir))
     for name in INITIALIZERS:   # tables: a catalog's weights may have grown columns for new words
         np.testing.assert_array_equal(again.table(name).matrix, built.table(name).matrix)

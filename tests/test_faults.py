@@ -32,8 +32,8 @@ import pytest
 import common
 import datasets
 import initializers.cache
-import initializers.catalog
 import initializers.sbert
+import initializers.store
 import support.files
 from board import TEAMS, Board
 from engine import Game, Team
@@ -297,7 +297,7 @@ def test_loading_sweeps_what_killed_writers_left(tmp_path, monkeypatch):
     dead = cache / f".association.npy.pid{finished_process()}.abc123.tmp"
     dead.write_bytes(b"half a matrix")
     for save in ("save_matrix", "save_arrays", "atomic_write_bytes"):   # from the cache: no save ...
-        for module in (initializers.catalog, initializers.cache, initializers.sbert):
+        for module in (initializers.store, initializers.cache, initializers.sbert):
             monkeypatch.setattr(module, save, None, raising=False)
     load()
     assert not dead.exists()                                  # ... and yet it is swept

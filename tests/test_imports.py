@@ -157,6 +157,18 @@ def test_the_graph_sees_top_level_and_function_level_imports():
     assert "helpers" not in graph and "tests.helpers" in graph["tests.test_sbert"]   # a sibling
 
 
+def test_the_catalog_is_a_facade_over_availability_the_store_and_the_builders():
+    """What is available knows nothing of the caches, the caches nothing of the builders; the
+    catalog composes the three."""
+    graph, _ = import_graph()
+    availability, store, builders, catalog = (f"initializers.{m}" for m in
+                                              ("availability", "store", "builders", "catalog"))
+    assert {availability, store, builders} <= graph[catalog]
+    assert not {store, builders, catalog} & graph[availability]
+    assert not {builders, catalog} & graph[store]
+    assert catalog not in graph[builders]
+
+
 def test_cycles_are_found():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
