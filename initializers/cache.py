@@ -62,9 +62,12 @@ def missing_sidecar(path: Path) -> None:
         raise StaleCache(f"{sidecar(path).name} is missing" if path.exists() else NO_CACHE_YET)
 
 
-def load_matrix(path: Path, expected: dict[str, Any], mapped: bool = False) -> np.ndarray:
+def load_matrix(path: Path, expected: dict[str, Any], mapped: bool = False,
+                remember: bool = True) -> np.ndarray:
     """Load a cached matrix, checking its sidecar against the expected metadata; `mapped`, as a
     read-only memory map (a start then reads only the pages it uses: a board's columns).
+    `remember=False` for a file the project ships: its sidecar is never rewritten (a clone stays
+    clean; an installed copy may not write there).
 
     Raises StaleCache with the reason when it must be rebuilt.
     """
@@ -84,7 +87,8 @@ def load_matrix(path: Path, expected: dict[str, Any], mapped: bool = False) -> n
         if not unchanged(path, meta):
             if meta.get("sha256") != sha256_file(path):
                 raise StaleCache("checksum mismatch (truncated or corrupt file)")
-            remember_stat(path, meta)
+            if remember:
+                remember_stat(path, meta)
     except OSError as error:   # a directory, no permission, an I/O error: rebuild, don't crash
         raise StaleCache(f"unreadable matrix ({error})") from None
     try:

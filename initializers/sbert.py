@@ -273,7 +273,7 @@ def shipped_vectors(hints: Sequence[str], words: Sequence[str], model: str = DEF
     if not isinstance(recorded, dict) or any(recorded.get(k) != v for k, v in expected.items()):
         return None   # other words (a test's, a changed list) or another model: nothing to say
     try:
-        vectors = np.asarray(load_matrix(path, expected), dtype=np.float32)
+        vectors = np.asarray(load_matrix(path, expected, remember=False), dtype=np.float32)
     except StaleCache as reason:
         say(f"sbert: the shipped embeddings are unusable ({reason}); encoding the words instead")
         return None

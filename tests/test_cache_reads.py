@@ -57,6 +57,19 @@ def test_a_copied_cache_is_hashed_once_then_trusted(tmp_path, hashed):
     assert hashed == ["m.npy"]
 
 
+def test_a_shipped_file_is_hashed_but_its_sidecar_never_rewritten(tmp_path, hashed):
+    # The shipped SBERT embeddings' sidecar is tracked: a run that recorded a clone's stat in it
+    # left the clone dirty (and an installed copy may not write there at all).
+    path, matrix = saved(tmp_path)
+    os.utime(path, ns=(0, 1_000_000_000))   # a fresh clone: another modification time
+    before = sidecar(path).read_bytes()
+    hashed.clear()
+    assert np.array_equal(load_matrix(path, META, remember=False), matrix) and hashed == ["m.npy"]
+    assert sidecar(path).read_bytes() == before
+    load_matrix(path, META)                  # a cache of the player's own remembers it
+    assert sidecar(path).read_bytes() != before
+
+
 def test_a_file_written_again_with_its_size_is_hashed_and_refused(tmp_path, hashed):
     path, _ = saved(tmp_path)
     data = bytearray(path.read_bytes())
