@@ -4,11 +4,12 @@
     python -m lab.benchmarks.captain_ablation --sources ../shared/datasets --old-fits OLD.json \\
         --variants old,now
 
-Each variant plays one team alone on every board with each fitted guesser (lab/evaluation/human_models.py)
-and prints wins, assassin losses, hints on a win, how many hints every reading sees, the lures
-left a hundred hints and the counts given. `old` is the captain before decision 0040: the model
-of people of `--old-fits` (`git show 2aa2534:data/people.json`), no sight, temperature 0.01, two
-cards at most. Seeds 100 and up are the validation range; 10000 and up the test range.
+Each variant plays one team alone on every board with each agent: the fitted guessers
+(lab/evaluation/human_models.py) by default, or the foreign tier's (`--agents mpnet,glove`). It
+prints wins, assassin losses, hints on a win, how many hints every reading sees, the lures left a
+hundred hints and the counts given. `old` is the captain before decision 0040: the model of people
+of `--old-fits` (`git show 2aa2534:data/people.json`), no sight, temperature 0.01, two cards at
+most. Seeds 100 and up are the validation range; 10000 and up the test range.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from lab.evaluation import human_models
 from lab.evaluation.foreign_tier import default_initializer
 from lab.evaluation.games import play_solo
 from lab.evaluation.loading import load_all
+from lab.foreign.agent import ForeignAgent
+from lab.foreign.vectors import load
 from model import AI, Sight
 from models.expected import FOR_PEOPLE, ExpectedCaptain
 from models.people import PeopleModel, PeopleReading, load_fits
@@ -38,7 +41,10 @@ VARIANTS = {
     "t01": {"temperature": 0.01},
     "max2": {"max_count": 2},
     "old": {"old_model": True, "no_sight": True, "temperature": 0.01, "max_count": 2},
+    "gap1": {"assassin_gap": 1},   # the assassin never the people reading's strongest other card
+    "gap3": {"assassin_gap": 3},
 }
+FOREIGN = ("mpnet", "glove")   # the foreign tier's greedy agents (lab/foreign/agent.py)
 
 
 def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
@@ -61,13 +67,17 @@ def main(argv: list[str]) -> int:
     p.add_argument("--variants", default="now", help=f"comma-separated, of {', '.join(VARIANTS)}")
     p.add_argument("--old-fits", type=Path, help="the model of people the 'old' variant plans for")
     p.add_argument("--embedded", action="store_true", help="the AI on SBERT and phrases alone")
+    p.add_argument("--agents", default=",".join(human_models.GUESSERS),
+                   help=f"comma-separated: the fitted guessers ({', '.join(human_models.GUESSERS)}) "
+                        f"and the foreign tier's agents ({', '.join(FOREIGN)})")
     args = p.parse_args(argv)
     words = load_words(BOARD_WORDS_PATH)
     weights, _, _ = load_all(list(datasets.INITIALIZERS), args.sources, None, required=False, words=words)
     loaded = {n: w for n, w in weights.items() if not args.embedded or n in ("sbert", "phrases")}
     own = default_initializer(loaded)
     ai = AI(loaded[own], partners=[w for n, w in loaded.items() if n != own])
-    guessers = {name: human_models.fit_guesser(name, args.sources) for name in human_models.GUESSERS}
+    guessers = {name: ForeignAgent(load(name)) if name in FOREIGN
+                else human_models.fit_guesser(name, args.sources) for name in args.agents.split(",")}
     judge = Sight(weights)   # every matrix loaded, as the tier's judge
     old_fits = load_fits(args.old_fits) if args.old_fits else None
     for name in args.variants.split(","):
