@@ -35,10 +35,16 @@ def fasttext_transform(cosine: np.ndarray) -> np.ndarray:
 # 2M, keeps the saved model a fraction of the size (measured there too).
 FASTTEXT_PARAMS = {"model": "skipgram", "dim": 64, "epoch": 5, "minCount": 5, "ws": 5, "neg": 5,
                    "minn": 3, "maxn": 6, "bucket": 200_000, "lr": 0.05}
-# One thread, so the model is the same on every machine: with two, the threads race (Hogwild),
-# and two builds of the cache played differently (docs/decisions/0019-fasttext-on-one-thread.md). Recorded
-# in the cache's parameters, so a model trained on more threads is trained again.
-FASTTEXT_THREADS = 1
+# On every core: its threads race (Hogwild), so two builds differ a little, but the model of
+# people gives fastText no weight and the trained model is kept with its checksum, so games replay
+# from the cache; one thread took twice as long (docs/decisions/0041-fasttext-on-every-core.md,
+# which replaced 0019). The cache records "every core", not a count: it moves between machines.
+FASTTEXT_THREADS = "every core"
+
+
+def training_threads() -> int:
+    """The threads fastText trains on: every core of this machine."""
+    return os.cpu_count() or 1
 VEC_KEEP = 100_000  # words kept from a user's .vec besides the vocabulary (they are frequency-ordered)
 
 
@@ -67,9 +73,9 @@ def train_fasttext(corpus: Corpus, path: Path, threads: int | None = None,
         say(f"fasttext: training a skipgram model ({options['dim']}d, {options['epoch']} epochs) "
              f"on {len(corpus.tokens):,} tokens")
         try:
-            # On one thread fastText reports nothing until it is done (minutes on a real corpus).
+            # fastText reports nothing until it is done (minutes on a real corpus).
             with zeroed_allocations(), ticking("fasttext: training"):
-                model = fasttext.train_unsupervised(str(corpus_file), thread=threads or FASTTEXT_THREADS,
+                model = fasttext.train_unsupervised(str(corpus_file), thread=threads or training_threads(),
                                                     verbose=0, **options)
         except RuntimeError as error:   # "Encountered NaN." and the like: no model, say why
             raise BuildError(f"fastText failed to train on the corpus ({error})") from None

@@ -59,7 +59,8 @@ INITIALIZERS = (*BASE, *DOUBLE_LINK, *COMBINED)
 NOT_PLAYED = ("phrases",)
 # The first build of every corpus-made matrix (the corpus, fastText, collocations, the double
 # link, combined) on the shared Gutenberg corpus, 2 idle cores: 10 min 50 s (issue 46; fastText
-# 8:23 on one thread, the double link 1:44). What the download and the first game say.
+# 8:23 on one thread, the double link 1:44). fastText now trains on every core (0041): an upper
+# estimate, not measured again. What the download and the first game say.
 FIRST_BUILD_MINUTES = 11
 CACHE_VERSION = 1  # bump when a builder changes what it writes
 
