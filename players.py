@@ -9,8 +9,9 @@ from enum import Enum
 
 from board import Color
 from common import load_libraries
-from engine import AutoTeam, Game, Team, Turn
+from engine import AutoTeam, Event, Game, Guessed, HintGiven, Team, Turn, TurnEnded
 from model import AI, LEVELS, Agent, Hint, HintChoice
+from models.person import PICKS, TARGETS, Choice, Person
 from prompts import HELP_AGENT, HELP_CAPTAIN, Terminal, ask_card, ask_hint
 
 
@@ -54,6 +55,32 @@ class AIAgent:
         word = self.model.guess(game.board, hint, guessed, game.rng, team=game.team)
         self.seconds.append(time.perf_counter() - start)
         return word
+
+
+class Learning:
+    """Teaches the AI a person's ways as they play: a game's listener that makes each of their
+    turns a choice for `person` (models/person.py). Where the person guesses (`guessing`), the
+    cards they turned over for the AI's hint, in order; where they give the hints (`giving`),
+    their own cards turned over for it: what they meant, as far as the game shows."""
+
+    def __init__(self, person: Person, guessing: set[Color], giving: set[Color]):
+        self.person, self.guessing, self.giving = person, guessing, giving
+        self.face_down: tuple[str, ...] = ()
+        self.turned: list[tuple[str, Color]] = []
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, HintGiven) and event.board is not None:
+            self.face_down, self.turned = tuple(event.board.unrevealed_words()), []
+        elif isinstance(event, Guessed):
+            self.turned.append((event.word, event.color))
+        elif isinstance(event, TurnEnded) and event.hint is not None and self.face_down:
+            if event.side in self.guessing:
+                chosen, kind = [w for w, _ in self.turned], PICKS
+            elif event.side in self.giving:
+                chosen, kind = [w for w, color in self.turned if color is event.side], TARGETS
+            else:
+                return
+            self.person.observe(Choice(event.hint.word, self.face_down, tuple(chosen), kind))
 
 
 class HumanCaptain:

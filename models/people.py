@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +25,7 @@ from common import PACKAGE_DATA
 from models.agents import Agent
 from models.chances import softmax
 from models.hints import Hint, zipf
+from models.likelihood import FREQUENCY  # the card word's wordfreq Zipf frequency, over 8
 from models.weights import Weights
 
 PEOPLE_PATH = PACKAGE_DATA / "people.json"
@@ -36,7 +37,6 @@ READINGS = ("sbert", "fasttext", "double_link", "word_collocations", "sentence_c
 ROOTED = frozenset({"association", "eat"})
 # How a card stands among the face-down cards for a clue, under one reading.
 CONTEXTS = ("z", "top", "lead")
-FREQUENCY = "zipf"   # the card word's wordfreq Zipf frequency, over 8
 # Each reading's link, as a person would say it (`PeopleModel.links`).
 LINKS = {"sbert": "close in meaning", "fasttext": "used in the same places in books",
          "double_link": "linked through a word both bring to mind",
@@ -120,6 +120,9 @@ class Fit:
     coefficients: tuple[float, ...]
     l2: float = 0.0
     about: str = ""
+    # Models of people on one family of sources each (by family), the same features: the readings
+    # a person is weighed among (models/person.py, `Experts`).
+    experts: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
 
     @property
     def readings(self) -> frozenset[str]:
@@ -129,12 +132,14 @@ class Fit:
     def to_json(self) -> dict:
         return {"name": self.name, "features": list(self.features),
                 "coefficients": [round(c, 6) for c in self.coefficients], "l2": self.l2,
-                "about": self.about}
+                "about": self.about,
+                "experts": {f: [round(c, 6) for c in beta] for f, beta in self.experts.items()}}
 
     @classmethod
     def from_json(cls, data: Mapping) -> Fit:
         return cls(data["name"], tuple(data["features"]), tuple(map(float, data["coefficients"])),
-                   float(data.get("l2", 0.0)), data.get("about", ""))
+                   float(data.get("l2", 0.0)), data.get("about", ""),
+                   {f: tuple(map(float, beta)) for f, beta in data.get("experts", {}).items()})
 
 
 def load_fits(path: Path = PEOPLE_PATH) -> list[Fit]:

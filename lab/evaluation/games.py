@@ -80,12 +80,14 @@ class SoloResult:
 
 
 def play_solo(board: Board, team: Color, captain, agent, rng: np.random.Generator,
-              seed: int = 0) -> SoloResult:
+              seed: int = 0, listeners: Sequence = ()) -> SoloResult:
     """One team alone against the board until it wins or loses, with N+1 guessing: the engine's
     single-team mode, lenient, so that an illegal hint is counted (the benchmark requires none)
-    and played as given; a model that cannot go on ends the game as a failure."""
+    and played as given; a model that cannot go on ends the game as a failure. `listeners` hear
+    the game's events (players.Learning, as in a person's game)."""
     players = AICaptain(captain), AIAgent(agent)
     game = Game(board, {team: Team(team, *players)}, rng=rng, seed=seed, lenient=True)
+    game.listeners.extend(listeners)
     result = SoloResult(seed)
     try:
         game.play()

@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from lab.evaluation.human_duet import CLUE_FILE, GUESS_FILE, Turn, folder, read_turns
-from models.people import FREQUENCY, PEOPLE_PATH, Features, Fit, PeopleModel
+from models.likelihood import Choices, fit, monotone_bounds, negative_log_likelihood, scales
+from models.people import PEOPLE_PATH, Features, Fit, PeopleModel
 from models.weights import Weights
 
 REPORT_PATH = Path(__file__).resolve().parents[2] / "reports" / "people_model.md"
@@ -49,22 +50,6 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "phrases", "zipf"),
     "sbert": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "zipf"),   # a matrix alone
 }
-
-
-@dataclass(frozen=True)
-class Choices:
-    """Choice events over padded boards: every event picks `chosen` among its `left` cards
-    of board `board`, whose features are `values[board]` (boards × cards × features)."""
-
-    values: np.ndarray      # (boards, cards, features)
-    board: np.ndarray       # (events,) the board of each event
-    left: np.ndarray        # (events, cards) bool: the cards it chose among
-    chosen: np.ndarray      # (events,) the card chosen
-    weight: np.ndarray      # (events,) the event's weight in the likelihood
-
-    def subset(self, events: np.ndarray) -> Choices:
-        return Choices(self.values, self.board[events], self.left[events], self.chosen[events],
-                       self.weight[events])
 
 
 def choice_events(turns: Sequence[Turn], signals: Mapping[str, float]) -> tuple[list, ...]:
@@ -110,46 +95,12 @@ def choices(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, flo
                    np.array(weights, dtype=float))
 
 
-def negative_log_likelihood(beta: np.ndarray, data: Choices, l2: float) -> tuple[float, np.ndarray]:
-    """The penalised negative log-likelihood of the events and its gradient."""
-    x = data.values[data.board]                                   # (E, C, F)
-    logits = np.where(data.left, x @ beta, -np.inf)
-    logits -= logits.max(axis=1, keepdims=True)
-    chances = np.exp(logits)
-    chances /= chances.sum(axis=1, keepdims=True)
-    picked = np.arange(len(data.chosen)), data.chosen
-    nll = -(data.weight * np.log(np.maximum(chances[picked], 1e-300))).sum()
-    expected = np.einsum("ec,ecf->ef", chances, x)
-    gradient = -(data.weight[:, None] * (x[picked] - expected)).sum(axis=0)
-    return nll + 0.5 * l2 * beta @ beta, gradient + l2 * beta
-
-
-def fit(data: Choices, l2: float, lower: np.ndarray | None = None) -> np.ndarray:
-    """The coefficients (per unit of the standardised features) that maximise the penalised
-    likelihood, each at least its `lower` bound (-inf: free)."""
-    from scipy.optimize import minimize  # 0.8 s to import: only the fits pay it, not every start of main.py
-
-    start = np.zeros(data.values.shape[2]) if lower is None else np.maximum(0.0, lower)
-    bounds = None if lower is None else [(b if np.isfinite(b) else None, None) for b in lower]
-    result = minimize(negative_log_likelihood, start, args=(data, l2), jac=True, method="L-BFGS-B",
-                      bounds=bounds)
-    return result.x
-
-
 def lower_bounds(names: Sequence[str], floors: Mapping[str, float] | None = None) -> np.ndarray:
     """Each feature's least coefficient (per unit): zero for every feature that measures a link
     between a clue and a card, so that a stronger link never makes a card less likely (a
     monotone model); `floors` (default `FLOORS`) where people's knowledge says more; none for the
     card's own frequency."""
-    floors = FLOORS if floors is None else floors
-    return np.array([-np.inf if name == FREQUENCY else floors.get(name, 0.0) for name in names])
-
-
-def scales(values: np.ndarray) -> np.ndarray:
-    """Each feature's spread over the cards (1 for a constant one), to standardise it."""
-    flat = values.reshape(-1, values.shape[2])
-    spread = flat.std(axis=0)
-    return np.where(spread > 0, spread, 1.0)
+    return monotone_bounds(names, dict(FLOORS if floors is None else floors))
 
 
 def folds_of(turns: Sequence[Turn], k: int, seed: int = 0) -> np.ndarray:

@@ -1,0 +1,79 @@
+"""The likelihood of people's choices under a conditional logit, and its maximum.
+
+A choice is a card picked among cards (a softmax over them): a click among the cards still
+face down, or a card a clue was meant for among those it was not. The model of people is
+fitted to a record of such choices (lab/evaluation/people_fit.py); a partner's model is
+updated on this person's (models/partner.py), the fitted coefficients its prior.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+FREQUENCY = "zipf"   # the one feature that does not measure a link between a clue and a card
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Choice events over padded boards: every event picks `chosen` among its `left` cards
+    of board `board`, whose features are `values[board]` (boards × cards × features)."""
+
+    values: np.ndarray      # (boards, cards, features)
+    board: np.ndarray       # (events,) the board of each event
+    left: np.ndarray        # (events, cards) bool: the cards it chose among
+    chosen: np.ndarray      # (events,) the card chosen
+    weight: np.ndarray      # (events,) the event's weight in the likelihood
+
+    def subset(self, events: np.ndarray) -> Choices:
+        return Choices(self.values, self.board[events], self.left[events], self.chosen[events],
+                       self.weight[events])
+
+
+def negative_log_likelihood(beta: np.ndarray, data: Choices, l2: float,
+                            prior: np.ndarray | None = None) -> tuple[float, np.ndarray]:
+    """The penalised negative log-likelihood of the events and its gradient: the penalty pulls
+    the coefficients towards `prior` (zero when None)."""
+    x = data.values[data.board]                                   # (E, C, F)
+    logits = np.where(data.left, x @ beta, -np.inf)
+    logits -= logits.max(axis=1, keepdims=True)
+    chances = np.exp(logits)
+    chances /= chances.sum(axis=1, keepdims=True)
+    picked = np.arange(len(data.chosen)), data.chosen
+    nll = -(data.weight * np.log(np.maximum(chances[picked], 1e-300))).sum()
+    expected = np.einsum("ec,ecf->ef", chances, x)
+    gradient = -(data.weight[:, None] * (x[picked] - expected)).sum(axis=0)
+    pull = beta if prior is None else beta - prior
+    return nll + 0.5 * l2 * pull @ pull, gradient + l2 * pull
+
+
+def fit(data: Choices, l2: float, lower: np.ndarray | None = None,
+        prior: np.ndarray | None = None) -> np.ndarray:
+    """The coefficients (per unit of the features given) that maximise the penalised likelihood,
+    each at least its `lower` bound (-inf: free), pulled towards `prior` (zero when None)."""
+    from scipy.optimize import minimize  # 0.8 s to import: only a fit pays it, never a start
+
+    start = np.zeros(data.values.shape[2]) if prior is None else prior.astype(float)
+    if lower is not None:
+        start = np.maximum(start, np.where(np.isfinite(lower), lower, start))
+    bounds = None if lower is None else [(b if np.isfinite(b) else None, None) for b in lower]
+    result = minimize(negative_log_likelihood, start, args=(data, l2, prior), jac=True,
+                      method="L-BFGS-B", bounds=bounds)
+    return result.x
+
+
+def monotone_bounds(names: Sequence[str], floors: dict[str, float] | None = None) -> np.ndarray:
+    """Each feature's least coefficient (per unit): zero, or its `floors` entry, for every feature
+    that measures a link between a clue and a card, so that a stronger link never makes a card
+    less likely (a monotone model); none for the card's own frequency."""
+    floors = floors or {}
+    return np.array([-np.inf if name == FREQUENCY else floors.get(name, 0.0) for name in names])
+
+
+def scales(values: np.ndarray) -> np.ndarray:
+    """Each feature's spread over the cards (1 for a constant one), to standardise it."""
+    flat = values.reshape(-1, values.shape[-1])
+    spread = flat.std(axis=0)
+    return np.where(spread > 0, spread, 1.0)

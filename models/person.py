@@ -1,0 +1,209 @@
+"""A person the AI plays with, learnt as they play: the model of people, updated on their choices.
+
+The model of people (models/people.py) reads a clue as people do on average; one person follows
+phrases more, another meaning, another the first word that comes to mind. Every choice this
+person makes is evidence of how they read: the cards they turned over for the AI's hint, in
+order, each picked among the cards still face down; the cards they meant by their own hint,
+each among the cards it was not meant for. A learner turns that evidence into this person's
+coefficients, and the captain that plans for them and the agent that reads their hints use
+them from the next turn on.
+
+Two learners, measured against each other (reports/adaptation.md, decision 0042):
+- `Bayes`: the posterior mode of the coefficients, the fitted ones the prior (a Gaussian in
+  standardised units) and every link kept monotone, so that no evidence makes a stronger link
+  less likely to be picked;
+- `Experts`: a posterior over a few readings, each a model of people fitted on one family of
+  sources alone (meaning, norms, phrases, books), and the fitted model itself; the person is
+  read by the likeliest, as Archibald & Brosnahan's adaptive agent picks its expert (2024).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from models.likelihood import Choices, fit, monotone_bounds, negative_log_likelihood, scales
+from models.people import PeopleModel, parse_feature
+
+# The families of sources a person may lean on, each reading's family, and how a person says it.
+FAMILY_OF = {"sbert": "meaning", "fasttext": "meaning", "double_link": "books",
+             "word_collocations": "books", "sentence_collocations": "books",
+             "association": "norms", "eat": "norms", "phrases": "phrases"}
+SAID = {"meaning": "closeness in meaning", "books": "words found together in books",
+        "norms": "the first word a clue brings to mind", "phrases": "phrases and compound words"}
+PICKS, TARGETS = "picks", "targets"
+KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One choice a person made: for `clue`, among `face_down`, the cards `chosen` in order.
+
+    `kind` PICKS: they read the clue and turned these over one after another, each among the
+    cards still face down. TARGETS: they gave the clue meaning these, each chosen over the cards
+    it was not meant for."""
+
+    clue: str
+    face_down: tuple[str, ...]
+    chosen: tuple[str, ...]
+    kind: str = PICKS
+
+    def __post_init__(self) -> None:
+        if self.kind not in (PICKS, TARGETS):
+            raise ValueError(f"unknown kind of choice {self.kind!r}")
+        if stray := [w for w in self.chosen if w not in self.face_down]:
+            raise ValueError(f"{', '.join(stray)} not among the cards face down")
+
+    def events(self) -> list[tuple[np.ndarray, int]]:
+        """(cards it chose among, card chosen) for each card chosen, by index in `face_down`."""
+        index = {w: k for k, w in enumerate(self.face_down)}
+        chosen = [index[w] for w in self.chosen]
+        out, left = [], np.ones(len(self.face_down), dtype=bool)
+        for k in chosen:
+            if self.kind == TARGETS:   # over the cards the clue was not meant for
+                left = np.ones(len(self.face_down), dtype=bool)
+                left[[o for o in chosen if o != k]] = False
+            out.append((left.copy(), k))
+            if self.kind == PICKS:
+                left[k] = False
+        return out
+
+    def to_json(self) -> dict:
+        return {"clue": self.clue, "face_down": list(self.face_down), "chosen": list(self.chosen),
+                "kind": self.kind}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> Choice:
+        return cls(str(data["clue"]), tuple(map(str, data["face_down"])), tuple(map(str, data["chosen"])),
+                   str(data.get("kind", PICKS)))
+
+
+def choice_data(values: Sequence[np.ndarray], choices: Sequence[Choice]) -> Choices:
+    """The events of `choices` (each its own board, its values cards × features) for the likelihood."""
+    width = max(len(c.face_down) for c in choices)
+    padded = np.zeros((len(choices), width, values[0].shape[-1]))
+    boards, lefts, chosen = [], [], []
+    for b, (value, choice) in enumerate(zip(values, choices, strict=True)):
+        padded[b, :len(value)] = value
+        for left, k in choice.events():
+            boards.append(b), chosen.append(k)
+            lefts.append(np.pad(left, (0, width - len(left))))
+    return Choices(padded, np.array(boards, dtype=int), np.array(lefts, dtype=bool).reshape(-1, width),
+                   np.array(chosen, dtype=int), np.ones(len(chosen)))
+
+
+class Bayes:
+    """The posterior mode of a person's coefficients: the fitted model the prior, a Gaussian of
+    precision `strength` in each feature's standardised unit (its spread over the cards the
+    person has seen), every link at least zero."""
+
+    name = "bayes"
+
+    def __init__(self, strength: float = 3.0):
+        self.strength = strength
+
+    def __call__(self, model: PeopleModel, prior: np.ndarray, data: Choices) -> np.ndarray:
+        if not len(data.chosen):
+            return prior
+        scale = scales(data.values[data.board][data.left])
+        standard = Choices(data.values / scale, data.board, data.left, data.chosen, data.weight)
+        # Bounds of zero or none are the same in any unit.
+        return fit(standard, self.strength, monotone_bounds(model.features.names), prior * scale) / scale
+
+
+class Experts:
+    """The likeliest of a few readings of a person: the fitted model and its experts (each a
+    model of people on one family of sources), weighed by `prior` (the fitted model's share;
+    the experts share the rest) and the evidence."""
+
+    name = "experts"
+
+    def __init__(self, prior: float = 0.5):
+        self.prior = prior
+        self.posterior: dict[str, float] = {}
+
+    def __call__(self, model: PeopleModel, prior: np.ndarray, data: Choices) -> np.ndarray:
+        readings = {"people": prior, **{f: np.asarray(c, float) for f, c in model.fit.experts.items()}}
+        shares = np.array([self.prior] + [(1 - self.prior) / max(1, len(readings) - 1)] * (len(readings) - 1))
+        evidence = np.array([-negative_log_likelihood(beta, data, 0.0)[0] if len(data.chosen) else 0.0
+                             for beta in readings.values()])
+        log_posterior = np.log(shares) + evidence
+        posterior = np.exp(log_posterior - log_posterior.max())
+        self.posterior = dict(zip(readings, (posterior / posterior.sum()).tolist(), strict=True))
+        return list(readings.values())[int(np.argmax(log_posterior))]
+
+
+LEARNERS = {learner.name: learner for learner in (Bayes, Experts)}
+DEFAULT_LEARNER = "bayes"
+
+
+class Person:
+    """One person as the AI comes to know them: a model of people of their own (`model`, whose
+    coefficients move as they play), and the choices it was learnt from."""
+
+    def __init__(self, model: PeopleModel, learner: Bayes | Experts | None = None,
+                 choices: Sequence[Choice] = ()):
+        self.model = PeopleModel(model.fit, model.features.readings)   # never the shared one
+        self.prior = self.model.coefficients.astype(float)
+        self.learner = learner or LEARNERS[DEFAULT_LEARNER]()
+        self.choices: list[Choice] = []
+        self.values: list[np.ndarray] = []
+        for choice in choices:
+            self.remember(choice)
+        self.learn()
+
+    def observe(self, choice: Choice) -> None:
+        """Learn from one more choice: the model reads this person with it from now on."""
+        self.remember(choice)
+        self.learn()
+
+    def remember(self, choice: Choice) -> None:
+        if not choice.chosen:
+            return
+        self.choices.append(choice)
+        self.values.append(self.model.features([choice.clue], list(choice.face_down))[0])
+        del self.choices[:-KEPT], self.values[:-KEPT]
+
+    def learn(self) -> None:
+        """Set the model's coefficients from every choice remembered."""
+        if not self.choices:
+            self.model.coefficients = self.prior.astype(np.float32)
+            return
+        data = choice_data(self.values, self.choices)
+        self.model.coefficients = np.asarray(self.learner(self.model, self.prior, data), np.float32)
+
+    def leanings(self) -> dict[str, float]:
+        """How much this person leans on each family of sources, against people on average (1: as
+        much; 2: twice as much): each family's standardised weight, over the prior's."""
+        if not self.values:
+            return {}
+        flat = np.concatenate([v.reshape(-1, v.shape[-1]) for v in self.values])
+        spread = flat.std(axis=0)
+        family = [FAMILY_OF.get(reading) for reading, _ in map(parse_feature, self.model.features.names)]
+        out = {}
+        for name in dict.fromkeys(f for f in family if f):
+            members = np.array([f == name for f in family])
+            before = float(np.abs(self.prior[members] * spread[members]).sum())
+            after = float(np.abs(self.model.coefficients[members] * spread[members]).sum())
+            if before > 0:
+                out[name] = after / before
+        return out
+
+    def describe(self) -> list[str]:
+        """What the AI has learnt of this person, in plain words, a line each."""
+        if not self.choices:
+            return ["Nothing yet: the AI reads you as it reads people on average."]
+        picks = sum(c.kind == PICKS for c in self.choices)
+        lines = [f"Learnt from {picks} of your readings of its hints and {len(self.choices) - picks} "
+                 "of your own hints."]
+        for family, ratio in sorted(self.leanings().items(), key=lambda item: -item[1]):
+            how = ("more than most people" if ratio >= 1.25 else "less than most people" if ratio <= 0.8
+                   else "about as much as most people")
+            lines.append(f"You follow {SAID[family]} {how} (x{ratio:.1f}).")
+        return lines
+
+    def to_json(self) -> dict:
+        return {"choices": [c.to_json() for c in self.choices]}
+
