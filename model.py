@@ -11,7 +11,8 @@ the vectorised `HintFilter`), weights (`Weights`, `Extender`), situation
 (the base `Captain`, cumsum, margin, cluster), chances (softmax), expected
 (`ExpectedCaptain` with its families, word frequencies and voices), agents
 (`Agent` and its kinds, `agent_plays`), people (the model of people,
-fitted to people's play, and its agent), sight (what a person sees in a hint: the
+fitted to people's play, and its agent), person (one person as the AI learns them as they
+play: `Person`, `Choice`), sight (what a person sees in a hint: the
 rule a target must pass), ai (`CAPTAINS`, `AGENTS`, `AI`, `LEVELS`) and
 table (the words the AI never gives as hints).
 """
@@ -49,6 +50,7 @@ from models.hints import (
     zipf,
 )
 from models.people import PeopleAgent, PeopleModel, PeopleReading
+from models.person import Choice, Person
 from models.sight import Sight
 from models.situation import (
     ASSASSIN_VALUE,
@@ -68,6 +70,8 @@ __all__ = [
     "AGENTS",
     "PeopleAgent",
     "PeopleModel",
+    "Person",
+    "Choice",
     "PeopleReading",
     "Sight",
     "AI",

@@ -10,6 +10,7 @@ from models.agents import Agent, GreedyAgent, ThresholdAgent
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain
 from models.expected import FOR_PEOPLE, CaptainSettings, ExpectedCaptain
 from models.people import PeopleAgent, PeopleModel, PeopleReading
+from models.person import Person
 from models.sight import Sight
 from models.weights import Weights
 
@@ -48,14 +49,15 @@ class AI:
                 raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(known)}")
 
     def captain(self, twin: bool = False, alone: bool = False, level: Level | None = None,
-                for_you: bool = False) -> Captain:
+                for_you: bool = False, person: Person | None = None) -> Captain:
         """A captain. It plans for a person: its partner is the model of people (`people`), and
         it plays `FOR_PEOPLE`. With `twin`, when its agent is this AI's `agent()` and it plays at
         no level, it plans for that agent's reading instead; with `plans_for`, for those matrices.
         `alone` for a team with no opponent (single-team mode). A `level` caps its count: the
         opponent's (`Level.max_count`); `for_you`, the AI captain whose hints a person guesses
-        plays the level's `your_captain`. Only the expected captain simulates its agent: every other
-        strategy reads its own matrix whoever its agent is."""
+        plays the level's `your_captain`; a `person`, the one it plans for is that person as the AI
+        has learnt them (models/person.py), not people on average. Only the expected captain
+        simulates its agent: every other strategy reads its own matrix whoever its agent is."""
         strategy = CAPTAINS[self.captain_strategy]
         options = dict(self.captain_options)
         settings = FOR_PEOPLE
@@ -68,7 +70,7 @@ class AI:
             return strategy(self.weights, alone=alone, **options)
         if self.plans_for is not None:
             return strategy(self.weights, self.plans_for, alone, **options)
-        reading = PeopleReading(self.weights, self.people)
+        reading = PeopleReading(self.weights, self.people if person is None else person.model)
         options["max_count"] = min(options.get("max_count", settings.max_count), settings.max_count)
         return strategy(reading, [reading], alone, settings=settings, sight=self.sight, **options)
 
@@ -82,11 +84,13 @@ class AI:
         """The model of people on this AI's matrices: how a person reads a clue."""
         return PeopleModel.of([self.weights, *self.partners])
 
-    def people_agent(self) -> Agent:
+    def people_agent(self, person: Person | None = None) -> Agent:
         """The agent for clues that a person gives: with the default strategy it reads them as
-        people mean them (`PeopleAgent`); a strategy the user chose is kept."""
+        people mean them (`PeopleAgent`), or as this `person` means them, once learnt; a strategy
+        the user chose is kept."""
         if self.agent_strategy == DEFAULT_AGENT:
-            return PeopleAgent(self.weights, self.partners, model=self.people)
+            model = self.people if person is None else person.model
+            return PeopleAgent(self.weights, self.partners, model=model)
         return self.agent()
 
     def agent(self, level: Level | None = None) -> Agent:
