@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.likelihood import Choices, fit, monotone_bounds, negative_log_likelihood, scales
+from models.likelihood import FREQUENCY, Choices, fit, monotone_bounds, negative_log_likelihood, scales
 from models.people import PeopleModel, parse_feature
 
 # The families of sources a person may lean on, each reading's family, and how a person says it.
@@ -33,8 +33,25 @@ FAMILY_OF = {"sbert": "meaning", "fasttext": "meaning", "double_link": "books",
              "association": "norms", "eat": "norms", "phrases": "phrases"}
 SAID = {"meaning": "closeness in meaning", "books": "words found together in books",
         "norms": "the first word a clue brings to mind", "phrases": "phrases and compound words"}
+# An expert reads by one family (and the card's frequency): phrases first, meaning where none.
+EXPERT_READINGS = {"meaning": {"sbert", "fasttext"}, "norms": {"association", "eat"},
+                   "phrases": {"phrases", "sbert"}, "books": {"double_link", "word_collocations",
+                                                            "sentence_collocations"}}
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
+
+
+def expert_features(names: Sequence[str]) -> dict[str, np.ndarray]:
+    """Each expert's features among a model's (a mask), for the experts whose family is there.
+    The phrases expert reads a phrase's raw link and SBERT's only: a phrase first, else meaning."""
+    parsed = [parse_feature(name) for name in names]
+    out = {}
+    for family, readings in EXPERT_READINGS.items():
+        if not any(reading in readings and FAMILY_OF[reading] == family for reading, _ in parsed):
+            continue
+        out[family] = np.array([reading == FREQUENCY or (reading in readings and (
+            family != "phrases" or context is None)) for reading, context in parsed])
+    return out
 
 
 @dataclass(frozen=True)
