@@ -39,6 +39,9 @@ EXPERT_READINGS = {"meaning": {"sbert", "fasttext"}, "norms": {"association", "e
                                                             "sentence_collocations"}}
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
+# A family a person leans on at this share of people's or less, over this many choices, is one
+# they do not read by (`Person.unused`).
+LEAN_AWAY, SURE_AFTER = 0.5, 20
 
 
 def expert_features(names: Sequence[str]) -> dict[str, np.ndarray]:
@@ -184,29 +187,63 @@ class Person:
         del self.choices[:-KEPT], self.values[:-KEPT]
 
     def learn(self) -> None:
-        """Set the model's coefficients from every choice remembered."""
-        if not self.choices:
-            self.model.coefficients = self.prior.astype(np.float32)
-            return
-        data = choice_data(self.values, self.choices)
-        self.model.coefficients = np.asarray(self.learner(self.model, self.prior, data), np.float32)
+        """Set the model's coefficients from every choice remembered: the learner's, when they
+        foresee this person's choices better than the model of people does, held out (each half of
+        the choices read by what the other half taught); else people's on average. A partner who
+        varies at random teaches nothing, and must not be read as anything but a person."""
+        learnt = self.prior
+        if self.choices:
+            data = choice_data(self.values, self.choices)
+            if self.foreseen(data) > 0:
+                learnt = self.learner(self.model, self.prior, data)
+        self.model.coefficients = np.asarray(learnt, np.float32)
 
-    def leanings(self) -> dict[str, float]:
-        """How much this person leans on each family of sources, against people on average (1: as
-        much; 2: twice as much): each family's standardised weight, over the prior's."""
-        if not self.values:
-            return {}
+    def foreseen(self, data: Choices) -> float:
+        """How much better than the prior the learner foresees held-out choices: the log-likelihood
+        gained, over two halves of the choices (alternate ones), each read by a fit on the other."""
+        half = np.arange(len(self.choices)) % 2
+        gained = 0.0
+        for fold in (0, 1):
+            taught, held = (half[data.board] != fold), (half[data.board] == fold)
+            if not taught.any() or not held.any():
+                return 0.0
+            beta = self.learner(self.model, self.prior, data.subset(np.flatnonzero(taught)))
+            scored = data.subset(np.flatnonzero(held))
+            gained += (negative_log_likelihood(self.prior, scored, 0.0)[0]
+                       - negative_log_likelihood(beta, scored, 0.0)[0])
+        return gained
+
+    def weights(self) -> tuple[dict[str, float], dict[str, float]]:
+        """Each family's standardised weight (its coefficients times its features' spread over the
+        cards this person has seen), in the model of people and in this person's: (prior, learnt)."""
         flat = np.concatenate([v.reshape(-1, v.shape[-1]) for v in self.values])
         spread = flat.std(axis=0)
         family = [FAMILY_OF.get(reading) for reading, _ in map(parse_feature, self.model.features.names)]
-        out = {}
+        prior, learnt = {}, {}
         for name in dict.fromkeys(f for f in family if f):
             members = np.array([f == name for f in family])
-            before = float(np.abs(self.prior[members] * spread[members]).sum())
-            after = float(np.abs(self.model.coefficients[members] * spread[members]).sum())
-            if before > 0:
-                out[name] = after / before
-        return out
+            prior[name] = float(np.abs(self.prior[members] * spread[members]).sum())
+            learnt[name] = float(np.abs(self.model.coefficients[members] * spread[members]).sum())
+        return prior, learnt
+
+    def leanings(self) -> dict[str, float]:
+        """How much this person leans on each family of sources against people on average (1: as
+        much; 2: twice as much): the family's share of the standardised weight, over its share in
+        the model of people. A person who reads every clue more surely weighs every family more,
+        and leans on none the more for it."""
+        if not self.values:
+            return {}
+        prior, learnt = self.weights()
+        total_prior, total_learnt = sum(prior.values()), sum(learnt.values())
+        return {f: (learnt[f] / total_learnt) / (prior[f] / total_prior)
+                for f in prior if prior[f] > 0 and total_learnt > 0}
+
+    def unused(self) -> set[str]:
+        """The families this person has been seen not to read by: `LEAN_AWAY` of people's share
+        or less, on `SURE_AFTER` choices or more. The captain need not fear their readings."""
+        if len(self.choices) < SURE_AFTER:
+            return set()
+        return {f for f, ratio in self.leanings().items() if ratio <= LEAN_AWAY}
 
     def describe(self) -> list[str]:
         """What the AI has learnt of this person, in plain words, a line each."""

@@ -41,7 +41,7 @@ from lab.evaluation.games import LOSS_SCORE, play_solo
 from lab.evaluation.loading import load_all
 from model import AI, GreedyAgent
 from models.expected import FOR_PEOPLE, ExpectedCaptain
-from models.people import PeopleAgent, PeopleReading
+from models.people import PeopleAgent
 from models.person import LEARNERS, Person
 from players import Learning
 
@@ -99,9 +99,7 @@ class Lab:
             if reader is None:
                 return None
             return ExpectedCaptain(reader, (), True, max_count=FOR_PEOPLE.max_count)
-        model = person.model if person is not None else self.ai.people
-        reading = PeopleReading(self.ai.weights, model)
-        return ExpectedCaptain(reading, [reading], True, settings=FOR_PEOPLE, sight=self.ai.sight)
+        return self.ai.captain(alone=True, person=person)   # the game's captain for a person
 
     def session(self, job: Job, base: int) -> list[tuple[int, bool, bool]]:
         """(score, won, assassin) of each game of one session."""
