@@ -39,6 +39,7 @@ EXPERT_READINGS = {"meaning": {"sbert", "fasttext"}, "norms": {"association", "e
                                                             "sentence_collocations"}}
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
+NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
 
 
 def expert_features(names: Sequence[str]) -> dict[str, np.ndarray]:
@@ -211,7 +212,7 @@ class Person:
     def describe(self) -> list[str]:
         """What the AI has learnt of this person, in plain words, a line each."""
         if not self.choices:
-            return ["Nothing yet: the AI reads you as it reads people on average."]
+            return [NOTHING_YET]
         picks = sum(c.kind == PICKS for c in self.choices)
         lines = [f"Learnt from {picks} of your readings of its hints and {len(self.choices) - picks} "
                  "of your own hints."]
