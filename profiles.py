@@ -42,6 +42,14 @@ def player_name(text: str) -> str:
     return name
 
 
+def is_name(text: str) -> bool:
+    """Whether `text` is a player's name as the files are named (in lower case)."""
+    try:
+        return player_name(text) == text
+    except ValueError:
+        return False
+
+
 def player_flag(text: str) -> str:
     """`--player` as an argparse type: a name, `guest` or `none`."""
     if text.strip().lower() in (GUEST, NOBODY):
@@ -72,7 +80,7 @@ class Profiles:
         that is not one (it gets a line on stderr and is moved aside, so that nothing is lost)."""
         path = self.path(name)
         try:
-            return read_profile(json.loads(path.read_text(encoding="utf-8")))[-KEPT:]
+            return read_file(path)[-KEPT:]
         except FileNotFoundError:
             return []
         except (OSError, ValueError, RecursionError) as error:
@@ -100,8 +108,8 @@ class Profiles:
         return gone
 
     def names(self) -> list[str]:
-        """The players with a profile, by name."""
-        return sorted(p.stem for p in self.folder.glob("*.json") if NAME.fullmatch(p.stem))
+        """The players with a profile, by name (a file named otherwise is no one's)."""
+        return sorted(p.stem for p in self.folder.glob("*.json") if is_name(p.stem))
 
     def last(self) -> str | None:
         """Who played last (with a name), if anyone."""
@@ -127,6 +135,11 @@ def readable_json(data: Mapping) -> str:
         return json.dumps(v)
 
     return "{\n" + ",\n".join(f" {json.dumps(k)}: {value(v)}" for k, v in data.items()) + "\n}\n"
+
+
+def read_file(path: Path) -> list[Choice]:
+    """The choices of a profile's file; OSError, or ValueError saying why it is not one."""
+    return read_profile(json.loads(path.read_text(encoding="utf-8")))
 
 
 def read_profile(data: Any) -> list[Choice]:
@@ -306,7 +319,7 @@ def listing(profiles: Profiles, out: Callable[[str], None] = print) -> int:
 def describe_file(path: Path) -> str:
     """How many choices a profile holds, or why it cannot be read (listing moves nothing aside)."""
     try:
-        choices = read_profile(json.loads(path.read_text(encoding="utf-8")))
+        choices = read_file(path)
     except (OSError, ValueError, RecursionError) as error:
         return f"cannot be read ({error})"
     return f"{len(choices)} choice{'s' * (len(choices) != 1)}"

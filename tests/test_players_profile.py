@@ -9,7 +9,7 @@ import json
 
 import numpy as np
 import pytest
-from helpers import dealt_board, typed
+from helpers import assert_clean, dealt_board, legal_hints, run, typed
 
 import main
 import profiles
@@ -197,6 +197,7 @@ def test_list_names_each_player_with_their_choices_and_who_played_last(tmp_path,
     store.save("alice", learnt_person())
     store.save("bob", Person(small_ai().people))
     (tmp_path / "carol.json").write_text("[]")
+    (tmp_path / "Dave.json").write_text("[]")   # no file the game writes: no one's
     store.remember_last("bob")
     assert player(tmp_path, "list") == 0
     assert capsys.readouterr().out.splitlines() == [
@@ -292,6 +293,32 @@ def test_a_game_keeps_the_players_picks_and_the_next_session_starts_from_them(tm
     out = capsys.readouterr().out
     assert out.startswith("Welcome back, alice: the AI has learnt from 1 of your choices.")
     assert json.loads((tmp_path / "alice.json").read_text(encoding="utf-8"))["choices"] == [choice]
+
+
+def test_a_hint_the_player_gives_is_kept_with_the_cards_it_turned_over_of_theirs(tmp_path, monkeypatch):
+    # human:ai: bob gives a hint, the AI guesses; what bob meant, as far as the game shows it, is
+    # the red cards the AI turned over for it (on seed 5, one, then a blue one ends the turn).
+    hint, log = legal_hints(dealt_board(5), 1)[0], tmp_path / "games.jsonl"
+    monkeypatch.setattr(session, "load_ai", lambda args: small_ai())
+    typed(monkeypatch, f"{hint} 3", "quit")
+    assert main.main(["--red", "human:ai", "--blue", "auto", "--seed", "5", "--player", "bob",
+                      "--profiles", str(tmp_path), "--log", str(log)]) == 0
+    [turn] = [t for t in json.loads(log.read_text())["turns"] if t["hint"] is not None]
+    meant = [word for word, outcome in turn["guesses"] if outcome == "own"]
+    assert meant and len(meant) < len(turn["guesses"])
+    [choice] = json.loads((tmp_path / "bob.json").read_text(encoding="utf-8"))["choices"]
+    assert choice["clue"] == hint and choice["chosen"] == meant and choice["kind"] == TARGETS
+    assert len(choice["face_down"]) == 25
+
+
+def test_a_real_game_on_the_command_line_keeps_its_player(tmp_path):
+    # The real AI (SBERT, its model of people) in a process of its own, as a person would run it.
+    argv = ["--red", "ai:human", "--blue", "auto", "--seed", "3", "--no-log", "--player", "Alice",
+            "--profiles", str(tmp_path)]
+    out, _ = assert_clean(run(argv, f"{a_bystander(3)}\nquit\n"))
+    assert out.startswith("Welcome, alice: the AI learns how you play")
+    [choice] = json.loads((tmp_path / "alice.json").read_text(encoding="utf-8"))["choices"]
+    assert choice["chosen"] == [a_bystander(3)] and f"RED captain: {choice['clue'].upper()} " in out
 
 
 def test_the_person_the_ai_plays_with_is_the_one_it_learns(tmp_path, monkeypatch):
