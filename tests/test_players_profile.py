@@ -113,6 +113,14 @@ def test_a_profile_keeps_the_latest_choices_only(tmp_path):
     assert kept[0].clue == "sea5" and kept[-1].clue == f"sea{profiles.KEPT + 4}"
 
 
+def test_a_profile_that_cannot_be_written_costs_one_line_and_the_game_goes_on(tmp_path, capsys):
+    (tmp_path / "players").write_text("a file where the folder should be")
+    you = profiles.Player("alice", learnt_person(), Profiles(tmp_path / "players"))
+    you.save()
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and err.startswith("could not keep what the AI learnt of alice in ")
+
+
 # --- names -------------------------------------------------------------------------------------
 
 
