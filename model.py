@@ -50,7 +50,7 @@ from models.hints import (
     zipf,
 )
 from models.people import PeopleAgent, PeopleModel, PeopleReading
-from models.person import Choice, Person
+from models.person import KEPT, NOTHING_YET, PICKS, TARGETS, Choice, Person
 from models.sight import Sight
 from models.situation import (
     ASSASSIN_VALUE,
@@ -72,6 +72,10 @@ __all__ = [
     "PeopleModel",
     "Person",
     "Choice",
+    "KEPT",
+    "NOTHING_YET",
+    "PICKS",
+    "TARGETS",
     "PeopleReading",
     "Sight",
     "AI",

@@ -42,6 +42,7 @@ KEPT = 400   # the choices a person's file keeps, the latest: the model moves wi
 # A family a person leans on at this share of people's or less, over this many choices, is one
 # they do not read by (`Person.unused`).
 LEAN_AWAY, SURE_AFTER = 0.5, 20
+NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
 
 
 def expert_features(names: Sequence[str]) -> dict[str, np.ndarray]:
@@ -248,7 +249,7 @@ class Person:
     def describe(self) -> list[str]:
         """What the AI has learnt of this person, in plain words, a line each."""
         if not self.choices:
-            return ["Nothing yet: the AI reads you as it reads people on average."]
+            return [NOTHING_YET]
         picks = sum(c.kind == PICKS for c in self.choices)
         lines = [f"Learnt from {picks} of your readings of its hints and {len(self.choices) - picks} "
                  "of your own hints."]
