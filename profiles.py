@@ -2,10 +2,11 @@
 sessions in data/players/NAME.json (installed: the user's data folder), and `python main.py player`,
 which lists, shows and forgets them. Local only: nothing here is ever sent anywhere.
 
-A profile keeps the choices a person made (models/person.py), not coefficients: the AI learns the
-person again from them on whatever matrices it plays with, so a profile outlives a change of
-datasets. A file that is not a profile this game reads (corrupt, another program's, a newer
-version's) gets one line, is moved aside to NAME.json.corrupt, and the player starts afresh.
+A profile keeps the choices a person made (models/person.py); the coefficients learnt from them are
+kept beside them only as a cache: on other matrices, or with other choices, the AI learns the
+person again from the choices, so a profile outlives a change of datasets. A file that is not a
+profile this game reads (corrupt, another program's, a newer version's) gets one line, is moved
+aside to NAME.json.corrupt, and the player starts afresh.
 """
 
 from __future__ import annotations
@@ -89,6 +90,15 @@ class Profiles:
             warn(f"{path} is not a player's profile this game can read ({error}): {name} starts "
                  f"afresh; {kept}")
             return []
+
+    def learnt(self, name: str) -> Mapping | None:
+        """What was learnt from `name`'s choices when they were saved (a cache: models/person.py
+        `Person.resume` checks it against the choices, and learns again if it does not match)."""
+        try:
+            data = json.loads(self.path(name).read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return None
+        return data.get("learnt") if isinstance(data, Mapping) else None
 
     def save(self, name: str, person: Person) -> None:
         """Keep what the AI has learnt of `name`: written whole or not at all (OSError when it
@@ -201,7 +211,7 @@ class Player:
             say("Playing as a guest: the AI learns how you play for this session only.")
             return cls(name, Person(ai.people))
         choices = profiles.load(name)
-        person = Person(ai.people, choices=choices)
+        person = Person(ai.people, choices=choices, learnt=profiles.learnt(name))
         if person.choices:
             say(f"Welcome back, {name}: the AI has learnt from {len(person.choices)} of your choices.")
         else:
@@ -286,7 +296,8 @@ def show(name: str, profiles: Profiles, ai: Callable[[], AI], out: Callable[[str
         return missing("show", name, profiles)
     choices = profiles.load(name)
     out(f"{name} ({profiles.path(name)}):")
-    lines = Person(ai().people, choices=choices).describe() if choices else [NOTHING_YET]
+    person = Person(ai().people, choices=choices, learnt=profiles.learnt(name)) if choices else None
+    lines = person.describe() if person is not None else [NOTHING_YET]
     for line in lines:
         out(f"  {line}")
     return 0

@@ -125,13 +125,15 @@ class Bayes:
     def __init__(self, strength: float = 3.0):
         self.strength = strength
 
-    def __call__(self, model: PeopleModel, prior: np.ndarray, data: Choices) -> np.ndarray:
+    def __call__(self, model: PeopleModel, prior: np.ndarray, data: Choices,
+                 start: np.ndarray | None = None) -> np.ndarray:
         if not len(data.chosen):
             return prior
         scale = scales(data.values[data.board][data.left])
         standard = Choices(data.values / scale, data.board, data.left, data.chosen, data.weight)
-        # Bounds of zero or none are the same in any unit.
-        return fit(standard, self.strength, monotone_bounds(model.features.names), prior * scale) / scale
+        # Bounds of zero or none are the same in any unit; the last fit is a good start.
+        return fit(standard, self.strength, monotone_bounds(model.features.names), prior * scale,
+                   None if start is None else start * scale) / scale
 
 
 class Experts:
@@ -145,7 +147,8 @@ class Experts:
         self.prior = prior
         self.posterior: dict[str, float] = {}
 
-    def __call__(self, model: PeopleModel, prior: np.ndarray, data: Choices) -> np.ndarray:
+    def __call__(self, model: PeopleModel, prior: np.ndarray, data: Choices,
+                 start: np.ndarray | None = None) -> np.ndarray:
         readings = {"people": prior, **{f: np.asarray(c, float) for f, c in model.fit.experts.items()}}
         shares = np.array([self.prior] + [(1 - self.prior) / max(1, len(readings) - 1)] * (len(readings) - 1))
         evidence = np.array([-negative_log_likelihood(beta, data, 0.0)[0] if len(data.chosen) else 0.0
@@ -162,57 +165,86 @@ DEFAULT_LEARNER = "bayes"
 
 class Person:
     """One person as the AI comes to know them: a model of people of their own (`model`, whose
-    coefficients move as they play), and the choices it was learnt from."""
+    coefficients move as they play), and the choices it was learnt from.
+
+    The learner's coefficients are used only while they foresee this person better than the model
+    of people does (`gain`): each new choice is read by both before it is learnt from, and the
+    log-likelihoods' difference adds up. A partner who varies at random teaches nothing, and is
+    read as people are. `learnt` resumes a person saved by `to_json` without fitting again."""
 
     def __init__(self, model: PeopleModel, learner: Bayes | Experts | None = None,
-                 choices: Sequence[Choice] = ()):
+                 choices: Sequence[Choice] = (), learnt: Mapping | None = None):
         self.model = PeopleModel(model.fit, model.features.readings)   # never the shared one
         self.prior = self.model.coefficients.astype(float)
         self.learner = learner or LEARNERS[DEFAULT_LEARNER]()
         self.choices: list[Choice] = []
         self.values: list[np.ndarray] = []
+        self.learnt, self.gain = self.prior, 0.0
         for choice in choices:
             self.remember(choice)
-        self.learn()
+        if not self.resume(learnt):
+            self.relearn()
 
     def observe(self, choice: Choice) -> None:
-        """Learn from one more choice: the model reads this person with it from now on."""
-        self.remember(choice)
-        self.learn()
-
-    def remember(self, choice: Choice) -> None:
-        if not choice.chosen:
+        """Learn from one more choice: the model reads this person with it from the next turn."""
+        if not self.remember(choice):
             return
+        last = choice_data(self.values[-1:], self.choices[-1:])
+        self.gain += (negative_log_likelihood(self.prior, last, 0.0)[0]
+                      - negative_log_likelihood(self.learnt, last, 0.0)[0])
+        self.learnt = self.learner(self.model, self.prior, self.data(), self.learnt)
+        self.use()
+
+    def remember(self, choice: Choice) -> bool:
+        """Keep a choice (the latest `KEPT`); whether it says anything (a card was chosen)."""
+        if not choice.chosen:
+            return False
         self.choices.append(choice)
         self.values.append(self.model.features([choice.clue], list(choice.face_down))[0])
         del self.choices[:-KEPT], self.values[:-KEPT]
+        return True
 
-    def learn(self) -> None:
-        """Set the model's coefficients from every choice remembered: the learner's, when they
-        foresee this person's choices better than the model of people does, held out (each half of
-        the choices read by what the other half taught); else people's on average. A partner who
-        varies at random teaches nothing, and must not be read as anything but a person."""
-        learnt = self.prior
-        if self.choices:
-            data = choice_data(self.values, self.choices)
-            if self.foreseen(data) > 0:
-                learnt = self.learner(self.model, self.prior, data)
-        self.model.coefficients = np.asarray(learnt, np.float32)
+    def data(self) -> Choices:
+        return choice_data(self.values, self.choices)
 
-    def foreseen(self, data: Choices) -> float:
-        """How much better than the prior the learner foresees held-out choices: the log-likelihood
-        gained, over two halves of the choices (alternate ones), each read by a fit on the other."""
-        half = np.arange(len(self.choices)) % 2
-        gained = 0.0
-        for fold in (0, 1):
-            taught, held = (half[data.board] != fold), (half[data.board] == fold)
-            if not taught.any() or not held.any():
-                return 0.0
-            beta = self.learner(self.model, self.prior, data.subset(np.flatnonzero(taught)))
-            scored = data.subset(np.flatnonzero(held))
-            gained += (negative_log_likelihood(self.prior, scored, 0.0)[0]
-                       - negative_log_likelihood(beta, scored, 0.0)[0])
-        return gained
+    def use(self) -> None:
+        """Read the person by what was learnt while it foresees them better than the prior."""
+        self.model.coefficients = np.asarray(self.learnt if self.gain > 0 else self.prior, np.float32)
+
+    def relearn(self) -> None:
+        """Learn from every choice at once; the gain, held out: two halves of the choices (alternate
+        ones), each read by what the other half taught."""
+        if not self.choices:
+            self.learnt, self.gain = self.prior, 0.0
+        else:
+            data, half = self.data(), np.arange(len(self.choices)) % 2
+            self.gain = 0.0
+            for fold in (0, 1):
+                taught, held = (half[data.board] != fold), (half[data.board] == fold)
+                if taught.any() and held.any():
+                    beta = self.learner(self.model, self.prior, data.subset(np.flatnonzero(taught)))
+                    scored = data.subset(np.flatnonzero(held))
+                    self.gain += (negative_log_likelihood(self.prior, scored, 0.0)[0]
+                                  - negative_log_likelihood(beta, scored, 0.0)[0])
+            self.learnt = self.learner(self.model, self.prior, data)
+        self.use()
+
+    def resume(self, learnt: Mapping | None) -> bool:
+        """Take up what `to_json` saved, if it was learnt from these choices on these features."""
+        try:
+            if (learnt is None or learnt["features"] != list(self.model.features.names)
+                    or learnt["choices"] != len(self.choices)
+                    or len(learnt["coefficients"]) != len(self.prior)):
+                return False
+            self.learnt = np.array(learnt["coefficients"], dtype=float)
+            self.gain = float(learnt["gain"])
+        except (KeyError, TypeError, ValueError):
+            return False
+        if not np.isfinite(self.learnt).all() or not np.isfinite(self.gain):
+            self.learnt, self.gain = self.prior, 0.0
+            return False
+        self.use()
+        return True
 
     def weights(self) -> tuple[dict[str, float], dict[str, float]]:
         """Each family's standardised weight (its coefficients times its features' spread over the
@@ -260,5 +292,9 @@ class Person:
         return lines
 
     def to_json(self) -> dict:
-        return {"choices": [c.to_json() for c in self.choices]}
+        """The choices, and what was learnt from them (`resume`: a cache, never the evidence)."""
+        return {"choices": [c.to_json() for c in self.choices],
+                "learnt": {"features": list(self.model.features.names), "choices": len(self.choices),
+                           "coefficients": [round(float(c), 6) for c in self.learnt],
+                           "gain": round(self.gain, 6)}}
 
