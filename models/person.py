@@ -41,7 +41,7 @@ PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
 # A family a person leans on at this share of people's or less, over this many choices, is one
 # they do not read by (`Person.unused`).
-LEAN_AWAY, SURE_AFTER = 0.5, 20
+LEAN_AWAY, SURE_AFTER = 0.25, 30
 NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
 
 
