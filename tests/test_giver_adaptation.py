@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from lab.evaluation import giver_adaptation
+from lab.evaluation.giver_adaptation import EARLIER, ELSEWHERE
 from lab.evaluation.human_duet import Turn
 from models.weights import Weights
 
@@ -49,6 +50,15 @@ def test_turns_are_grouped_by_giver_in_record_order_and_unnamed_turns_left_out()
     assert giver_adaptation.by_giver(turns) == {"ann": [0, 3, 5], "bob": [1, 4]}
 
 
+def test_givers_whose_answers_differ_in_few_are_taken_as_one() -> None:
+    answers = ["age: 24, native: true, political: liberal", "age: 24, native: false, political: liberal",
+               "age: 57, native: false, political: conservative"]
+    turns = [Turn(0, k, ("a",), (), (), "clue", ("a",), (), answers[k]) for k in range(3)]
+    merged = giver_adaptation.merge_givers(turns, most=1)
+    assert [t.giver for t in merged] == [answers[0], answers[0], answers[2]]
+    assert giver_adaptation.near_twins(turns, most=1) == [(answers[0], answers[1], 1)]
+
+
 def test_a_turn_scores_a_hit_when_the_likeliest_card_is_a_target() -> None:
     turn = Turn(0, 0, ("a", "b", "c"), (), (), "clue", ("b",), (), "ann")
     values = np.array([[1.0], [3.0], [0.0]])
@@ -68,10 +78,13 @@ def test_learning_a_giver_who_follows_the_norms_raises_their_first_picks() -> No
     # The prior never saw this giver: fitted on the other's turns, it reads meaning and misses.
     assert np.mean([r.fixed[0] for r in norms]) < 0.1
     later = [r for r in norms if r.earlier >= 5]
-    assert np.mean([r.updated[1.0][0] for r in later]) > 0.7
-    assert np.mean([r.updated[10.0][0] for r in later]) > 0.3    # a stronger prior moves slower
+    assert np.mean([r.learnt[EARLIER, 1.0][0] for r in later]) > 0.7
+    assert np.mean([r.learnt[EARLIER, 10.0][0] for r in later]) > 0.3    # a stronger prior moves slower
     for strength in (1.0, 10.0):
-        assert np.mean([r.updated[strength][1] - r.fixed[1] for r in later]) > 0
-    assert all(r.updated[1.0] == r.fixed for r in out if r.earlier == 0)   # nothing observed yet
-    gain = giver_adaptation.compare(out, 1.0, least=3, resamples=200)
+        assert np.mean([r.learnt[EARLIER, strength][1] - r.fixed[1] for r in later]) > 0
+        # every other turn of theirs observed (a game a turn): more than the earlier ones alone
+        assert (np.mean([r.learnt[ELSEWHERE, strength][0] for r in norms])
+                > np.mean([r.learnt[EARLIER, strength][0] for r in norms]))
+    assert all(r.learnt[EARLIER, 1.0] == r.fixed for r in out if r.earlier == 0)   # nothing observed yet
+    gain = giver_adaptation.compare(out, EARLIER, 1.0, least=3, resamples=200)
     assert gain.givers == 2 and gain.turns == len(out) - 6 and gain.gain.value > 0.3

@@ -26,7 +26,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -91,14 +91,20 @@ def score(turn: Turn, values: np.ndarray, coefficients: np.ndarray) -> tuple[boo
     return first in turn.targets, -negative_log_likelihood(coefficients, data, 0.0)[0] / len(choice.chosen)
 
 
+EARLIER, ELSEWHERE = "earlier turns", "other games"   # what the updated model has observed of the giver
+
+
 @dataclass
 class Reading:
-    """One turn read by the fixed model and by the updated one at each strength."""
+    """One turn read by the fixed model and by models updated on the giver (`learnt`, by the
+    evidence observed and the Bayes strength): whether the first pick was a target, and the
+    targets' log-likelihood a target."""
 
     giver: str
+    game: int
     earlier: int                                   # the giver's turns read before this one
     fixed: tuple[bool, float]
-    updated: dict[float, tuple[bool, float]] = field(default_factory=dict)
+    learnt: dict[tuple[str, float], tuple[bool, float]] = field(default_factory=dict)
 
 
 def follow(turns: Sequence[Turn], values: np.ndarray, rows: Sequence[int], prior: PeopleModel,
@@ -110,22 +116,59 @@ def follow(turns: Sequence[Turn], values: np.ndarray, rows: Sequence[int], prior
     readings = []
     for earlier, i in enumerate(rows):
         turn = turns[i]
-        reading = Reading(turn.giver, earlier, score(turn, values[i], fixed))
+        reading = Reading(turn.giver, turn.game, earlier, score(turn, values[i], fixed))
         for strength, person in people.items():
             # `values @ coefficients` is `person.model.logits`: the features once, not once a strength
-            reading.updated[strength] = score(turn, values[i], person.model.coefficients.astype(float))
+            reading.learnt[EARLIER, strength] = score(turn, values[i],
+                                                      person.model.coefficients.astype(float))
             person.observe(targets_choice(turn))
         readings.append(reading)
     return readings
 
 
+def learn_elsewhere(turns: Sequence[Turn], values: np.ndarray, rows: Sequence[int],
+                    readings: Sequence[Reading], prior: PeopleModel,
+                    strengths: Sequence[float] = STRENGTHS) -> None:
+    """Read each of one giver's games by the prior updated on all their turns in their other games,
+    before and after it (what `Person.learn` makes of them): the most the learner could know of the
+    giver without the game itself. A giver of one game has nothing elsewhere."""
+    base = prior.coefficients.astype(float)
+    for game in dict.fromkeys(turns[i].game for i in rows):
+        seen = [i for i in rows if turns[i].game != game]
+        if not seen:
+            continue
+        data = choice_data([values[i][:len(turns[i].remaining)] for i in seen],
+                           [targets_choice(turns[i]) for i in seen])
+        for strength in strengths:
+            beta = Bayes(strength)(prior, base, data)
+            for i, reading in zip(rows, readings, strict=True):
+                if turns[i].game == game:
+                    reading.learnt[ELSEWHERE, strength] = score(turns[i], values[i], beta)
+
+
+def merge_givers(turns: Sequence[Turn], most: int) -> list[Turn]:
+    """The turns with givers whose answers differ in at most `most` of them taken as one (named
+    by the first met in record order): one person who answered a question differently."""
+    names: dict[str, str] = {}
+    for turn in turns:
+        if turn.giver and turn.giver not in names:
+            mine = turn.giver.split(", ")
+            names[turn.giver] = next(
+                (n for n in dict.fromkeys(names.values())
+                 if len(n.split(", ")) == len(mine)
+                 and sum(a != b for a, b in zip(n.split(", "), mine, strict=True)) <= most),
+                turn.giver)
+    return [replace(t, giver=names.get(t.giver, t.giver)) for t in turns]
+
+
 def read_givers(turns: Sequence[Turn], readings: Mapping[str, Weights],
                 names: Sequence[str] = VARIANTS[VARIANT], strengths: Sequence[float] = STRENGTHS,
-                signals: Mapping[str, float] = SIGNALS, say=print) -> tuple[list[Reading], dict]:
+                signals: Mapping[str, float] = SIGNALS, values: np.ndarray | None = None,
+                say=print) -> tuple[list[Reading], dict]:
     """Every turn of every giver with two turns or more, read fixed and updated (see the module's
-    doc); and each giver's leave-giver-out penalty."""
-    features = Features(names, readings)
-    values = turn_values(turns, features)
+    doc); and each giver's leave-giver-out penalty. `values`: the turns' feature values, if at hand."""
+    if values is None:
+        values = turn_values(turns, Features(names, readings))
     groups = {g: rows for g, rows in by_giver(turns).items() if len(rows) >= 2}
     start = time.perf_counter()
     priors = leave_giver_out(turns, values, groups, lower_bounds(names), signals)
@@ -134,14 +177,18 @@ def read_givers(turns: Sequence[Turn], readings: Mapping[str, Weights],
     for giver, rows in groups.items():
         beta, _ = priors[giver]
         prior = PeopleModel(Fit(VARIANT, tuple(names), tuple(map(float, beta))), readings)
-        out += follow(turns, values, rows, prior, strengths)
+        mine = follow(turns, values, rows, prior, strengths)
+        learn_elsewhere(turns, values, rows, mine, prior, strengths)
+        out += mine
     return out, {g: l2 for g, (_, l2) in priors.items()}
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """Fixed against updated at one strength on the turns read after `least` of the giver's own."""
+    """Fixed against updated (on `evidence`, at `strength`) on the turns read after at least
+    `least` of the giver's own."""
 
+    evidence: str
     strength: float
     least: int
     turns: int
@@ -154,11 +201,12 @@ class Comparison:
     gain_ll: Estimate
 
 
-def compare(readings: Sequence[Reading], strength: float, least: int,
+def compare(readings: Sequence[Reading], evidence: str, strength: float, least: int = 0,
             resamples: int = RESAMPLES) -> Comparison:
     """Pooled over turns; the intervals resample givers (each with all their turns), so that a
     giver's turns stay together and the fixed and updated figures stay paired."""
-    kept = [r for r in readings if r.earlier >= least]
+    key = evidence, strength
+    kept = [r for r in readings if r.earlier >= least and key in r.learnt]
     givers = list(dict.fromkeys(r.giver for r in kept))
 
     def per_giver(value) -> np.ndarray:
@@ -170,11 +218,11 @@ def compare(readings: Sequence[Reading], strength: float, least: int,
         return bootstrap_ratio(per_giver(value), count, resamples=resamples)
 
     return Comparison(
-        strength, least, len(kept), len(givers),
-        estimate(lambda r: r.fixed[0]), estimate(lambda r: r.updated[strength][0]),
-        estimate(lambda r: r.updated[strength][0] - r.fixed[0]),
-        estimate(lambda r: r.fixed[1]), estimate(lambda r: r.updated[strength][1]),
-        estimate(lambda r: r.updated[strength][1] - r.fixed[1]))
+        evidence, strength, least, len(kept), len(givers),
+        estimate(lambda r: r.fixed[0]), estimate(lambda r: r.learnt[key][0]),
+        estimate(lambda r: r.learnt[key][0] - r.fixed[0]),
+        estimate(lambda r: r.fixed[1]), estimate(lambda r: r.learnt[key][1]),
+        estimate(lambda r: r.learnt[key][1] - r.fixed[1]))
 
 
 def percent(e: Estimate, signed: bool = False) -> str:
@@ -187,82 +235,141 @@ def plain(e: Estimate, signed: bool = False) -> str:
     return f"{e.value:{sign}.3f} [{e.low:{sign}.3f}, {e.high:{sign}.3f}]"
 
 
+def near_twins(turns: Sequence[Turn], most: int) -> list[tuple[str, str, int]]:
+    """Pairs of givers whose answers differ in at most `most` of them, with how many."""
+    givers = list(by_giver(turns))
+    out = []
+    for k, a in enumerate(givers):
+        for b in givers[k + 1:]:
+            mine, theirs = a.split(", "), b.split(", ")
+            if len(mine) == len(theirs):
+                differ = sum(x != y for x, y in zip(mine, theirs, strict=True))
+                if differ <= most:
+                    out.append((a, b, differ))
+    return out
+
+
+def verdict(c: Comparison) -> str:
+    """Whether the interval of a difference lies above zero, below it, or holds it."""
+    if c.gain.low > 0:
+        return "better"
+    return "worse" if c.gain.high < 0 else "no difference shown"
+
+
+def table(comparisons: Sequence[Comparison]) -> list[str]:
+    lines = ["| evidence | strength | turns read after | turns | givers | first pick a target, fixed | "
+             "updated | updated − fixed | log-lik. of a target, fixed | updated | updated − fixed |",
+             "|---|---:|---:|---:|---:|---|---|---|---|---|---|"]
+    return lines + [f"| {c.evidence} | {c.strength:g} | ≥ {c.least} | {c.turns} | {c.givers} | "
+                    f"{percent(c.fixed)} | {percent(c.updated)} | {percent(c.gain, True)} | "
+                    f"{plain(c.fixed_ll)} | {plain(c.updated_ll)} | {plain(c.gain_ll, True)} |"
+                    for c in comparisons]
+
+
 def markdown(turns: Sequence[Turn], readings: Sequence[Reading], comparisons: Sequence[Comparison],
-             penalties: Mapping[str, float], command: str, seconds: float) -> str:
-    """The report: what the record allows, then fixed against updated at each strength."""
+             merged: Sequence[Comparison], most: int, penalties: Mapping[str, float],
+             strengths: Sequence[float], command: str, seconds: float) -> str:
+    """The report: what the record allows, then fixed against updated."""
     groups = by_giver(turns)
     order = sorted(groups, key=lambda g: -len(groups[g]))
     label = {g: f"G{k + 1}" for k, g in enumerate(order)}
     games = {g: len({turns[i].game for i in groups[g]}) for g in order}
+    counts = [len(groups[g]) for g in order]
+    twins = near_twins(turns, most)
+    merged_givers = len(by_giver(merge_givers(turns, most)))
     lines = [
         "# Learning a giver: does the agent read a person's hints better after their earlier ones?", "",
         f"`{command}` ({seconds / 60:.1f} min on one process). Code: lab/evaluation/giver_adaptation.py.",
         "", "## What the record allows", "",
         f"The human Duet record (validation split) has {len(turns)} aligned turns and names no player. "
         "Every row's `all_text` prepends the giver's answers to the survey (22 answers: demographics, "
-        "moral foundations, personality) and, apart, the guesser's; the giver's answers are complete on "
-        "every row and identical on every turn of one game, so they tell givers apart. By them the record "
-        f"has **{len(groups)} givers** over {len({t.game for t in turns})} games, each game one giver's.",
-        "",
+        "moral foundations, personality) and the guesser's; the giver's answers are complete on every "
+        "row and the same on every turn of a game, so they tell givers apart. By them the record has "
+        f"**{len(groups)} givers** over {len({t.game for t in turns})} games, each game one giver's. "
+        f"Turns a giver: median {int(np.median(counts))}, from {min(counts)} to {max(counts)}; the five "
+        f"most active give {sum(counts[:5])} of the {len(turns)} turns; {sum(c >= 10 for c in counts)} "
+        f"givers have 10 or more, {sum(games[g] >= 2 for g in order)} play two games or more.", "",
         "| giver | turns | games | penalty of the leave-giver-out fit |", "|---|---:|---:|---:|"]
     lines += [f"| {label[g]} | {len(groups[g])} | {games[g]} | {penalties.get(g, float('nan')):g} |"
               for g in order]
-    counts = sorted((len(r) for r in groups.values()), reverse=True)
-    lines += ["", f"Turns a giver: median {int(np.median(counts))}, the five most active hold "
-              f"{sum(counts[:5])} of {len(turns)} turns; {sum(c >= 10 for c in counts)} givers have 10 or "
-              "more. The answers are the record's only name for a player: two people with the same "
-              "answers would be one giver here, and one person who answered differently in two sessions "
-              "two (see the caveats).", "",
-              "## Fixed against updated", "",
-              "Each giver's prior is the population model fitted without any of their turns (leave-giver-"
-              "out; the penalty chosen inside by game, as data/people.json's fit). Their turns are read "
-              "in record order: a turn is a hit when the first pick is one of the giver's targets. The "
-              "updated model is a `Person` on that prior (`Bayes(strength)`: the posterior mode, the "
-              "prior a Gaussian of that precision in standardised units, every link monotone) that "
-              "observed the giver's earlier turns as TARGETS choices. Figures pool turns; the 95% "
-              f"intervals come from a bootstrap over givers ({RESAMPLES:,} resamples, paired: a giver's "
-              "fixed and updated turns resampled together).",
+    lines += ["", "The answers are the record's only name for a player: two people who answered alike "
+              "would be one giver, and one person who answered a question differently in two sessions "
+              f"two. {len(twins)} pairs of givers differ in {most} answers or fewer ("
+              + ", ".join(f"{label[a]}–{label[b]}: {n}" for a, b, n in twins)
+              + f"); taken as one person each, the record has {merged_givers} givers (the last table).",
+              "", "## Fixed against updated", "",
+              "Each giver's prior is the population model fitted without any of their turns "
+              "(leave-giver-out, the same features, monotone bounds and penalty choice as data/people.json). "
+              "A turn is a hit when the model's first pick, its likeliest face-down card, is one of the "
+              "giver's targets; the log-likelihood is of each target over the cards the clue was not "
+              "meant for, a target. The updated model is the prior updated by `Bayes(strength)` (the "
+              "posterior mode; the prior a Gaussian of that precision in standardised units; every link "
+              "monotone) on the giver's TARGETS choices:", "",
+              f"- **{EARLIER}**: a `Person` that observed the giver's turns before this one, in record "
+              "order, as the agent would in play;",
+              f"- **{ELSEWHERE}**: the prior updated on all the giver's turns in their other games, before "
+              "and after (givers of two games or more): the most the learner could know of them "
+              "without the game read.", "",
+              "Figures pool turns; the 95% intervals come from a bootstrap over givers "
+              f"({RESAMPLES:,} resamples, paired: a giver's turns, fixed and updated, resampled together).",
+              "", *table(comparisons), "",
+              "Against the fixed model (the interval of updated − fixed): "
+              + "; ".join(f"{c.evidence}, strength {c.strength:g}, after ≥ {c.least}: first picks "
+                          f"{verdict(c)}, log-likelihood "
+                          + ("better" if c.gain_ll.low > 0 else "worse" if c.gain_ll.high < 0
+                             else "no difference shown") for c in comparisons) + ".", "",
+              f"{len(strengths)} strengths are shown; picking the best of them on this record would be "
+              "selection on the data that measures it, so none is claimed as tuned.", "",
+              f"## Near-identical answers taken as one giver ({merged_givers} givers)", "",
+              *table(merged), "",
+              f"## Per giver ({EARLIER}: turns read after at least one of their own; first pick a target)",
               "",
-              "| strength | turns read after | turns | givers | first pick a target, fixed | updated | "
-              "updated − fixed | log-lik. of a target, fixed | updated | updated − fixed |",
-              "|---:|---:|---:|---:|---|---|---|---|---|---|"]
-    lines += [f"| {c.strength:g} | ≥ {c.least} | {c.turns} | {c.givers} | {percent(c.fixed)} | "
-              f"{percent(c.updated)} | {percent(c.gain, True)} | {plain(c.fixed_ll)} | "
-              f"{plain(c.updated_ll)} | {plain(c.gain_ll, True)} |" for c in comparisons]
-    lines += ["", "Three strengths are shown; picking the best of them on this record would be selection "
-              "on the same data that measures it, so no one of them is claimed as tuned.", "",
-              "Per giver (turns read after at least one of their own; first pick a target):", "",
-              "| giver | turns | fixed | " + " | ".join(f"updated, strength {s:g}" for s in STRENGTHS) + " |",
-              "|---|---:|---:|" + "---:|" * len(STRENGTHS)]
+              "| giver | turns | fixed | " + " | ".join(f"strength {s:g}" for s in strengths) + " |",
+              "|---|---:|---:|" + "---:|" * len(strengths)]
     for g in order:
         mine = [r for r in readings if r.giver == g and r.earlier >= 1]
-        if not mine:
-            continue
-        rates = [np.mean([r.updated[s][0] for r in mine]) for s in STRENGTHS if s in mine[0].updated]
-        lines.append(f"| {label[g]} | {len(mine)} | {100 * np.mean([r.fixed[0] for r in mine]):.1f}% | "
-                     + " | ".join(f"{100 * x:.1f}%" for x in rates) + " |")
+        if mine:
+            rates = [np.mean([r.learnt[EARLIER, s][0] for r in mine]) for s in strengths]
+            lines.append(f"| {label[g]} | {len(mine)} | {100 * np.mean([r.fixed[0] for r in mine]):.1f}% | "
+                         + " | ".join(f"{100 * x:.1f}%" for x in rates) + " |")
     lines.append("")
     return "\n".join(lines)
+
+
+def comparisons_of(readings: Sequence[Reading], strengths: Sequence[float]) -> list[Comparison]:
+    """Every comparison the report makes: earlier turns after 1 and 3, other games."""
+    return ([compare(readings, EARLIER, s, least) for least in LEAST_EARLIER for s in strengths]
+            + [compare(readings, ELSEWHERE, s) for s in strengths])
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m lab.evaluation.giver_adaptation",
                                 description=__doc__.splitlines()[0])
     p.add_argument("--sources", type=Path, required=True, help="the datasets folder (human_duet/ in it)")
+    p.add_argument("--strengths", type=float, nargs="+", default=list(STRENGTHS),
+                   help="the Bayes learner's prior precisions (default 1 3 10)")
+    p.add_argument("--merge", type=int, default=3,
+                   help="also read givers whose answers differ in at most this many as one (default 3)")
     p.add_argument("--report", type=Path, default=REPORT_PATH,
                    help="the report (default reports/giver_adaptation.md)")
     args = p.parse_args(argv)
     start = time.perf_counter()
     turns = list(read_turns(args.sources))
-    readings, penalties = read_givers(turns, readings_at_hand(args.sources))
-    comparisons = [compare(readings, s, least) for least in LEAST_EARLIER for s in STRENGTHS]
+    readings = readings_at_hand(args.sources)
+    values = turn_values(turns, Features(VARIANTS[VARIANT], readings))
+    exact, penalties = read_givers(turns, readings, strengths=args.strengths, values=values)
+    comparisons = comparisons_of(exact, args.strengths)
+    merged = comparisons_of(read_givers(merge_givers(turns, args.merge), readings,
+                                        strengths=args.strengths, values=values)[0], args.strengths)
     for c in comparisons:
-        print(f"strength {c.strength:g}, after ≥ {c.least} ({c.turns} turns, {c.givers} givers): "
-              f"first pick a target fixed {percent(c.fixed)}, updated {percent(c.updated)}, "
+        print(f"{c.evidence}, strength {c.strength:g}, after ≥ {c.least} ({c.turns} turns, {c.givers} "
+              f"givers): first pick a target fixed {percent(c.fixed)}, updated {percent(c.updated)}, "
               f"difference {percent(c.gain, True)}; log-likelihood a target {plain(c.fixed_ll)} → "
               f"{plain(c.updated_ll)} ({plain(c.gain_ll, True)})")
-    page = markdown(turns, readings, comparisons, penalties,
-                    "python -m lab.evaluation.giver_adaptation --sources ../shared/datasets",
+    command = " ".join(["python -m lab.evaluation.giver_adaptation --sources ../shared/datasets",
+                        *(["--strengths", *map(str, args.strengths)]
+                          if list(args.strengths) != list(STRENGTHS) else [])])
+    page = markdown(turns, exact, comparisons, merged, args.merge, penalties, args.strengths, command,
                     time.perf_counter() - start)
     args.report.write_text(page, encoding="utf-8")
     print(f"wrote {args.report}")
