@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from lab.evaluation import giver_adaptation
-from lab.evaluation.giver_adaptation import EARLIER, ELSEWHERE
+from lab.evaluation.giver_adaptation import EARLIER, ELSEWHERE, IN_SAMPLE
 from lab.evaluation.human_duet import Turn
 from models.weights import Weights
 
@@ -86,5 +86,6 @@ def test_learning_a_giver_who_follows_the_norms_raises_their_first_picks() -> No
         assert (np.mean([r.learnt[ELSEWHERE, strength][0] for r in norms])
                 > np.mean([r.learnt[EARLIER, strength][0] for r in norms]))
     assert all(r.learnt[EARLIER, 1.0] == r.fixed for r in out if r.earlier == 0)   # nothing observed yet
+    assert all((IN_SAMPLE, 10.0) in r.learnt for r in out)
     gain = giver_adaptation.compare(out, EARLIER, 1.0, least=3, resamples=200)
     assert gain.givers == 2 and gain.turns == len(out) - 6 and gain.gain.value > 0.3

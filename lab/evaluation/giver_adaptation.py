@@ -91,7 +91,9 @@ def score(turn: Turn, values: np.ndarray, coefficients: np.ndarray) -> tuple[boo
     return first in turn.targets, -negative_log_likelihood(coefficients, data, 0.0)[0] / len(choice.chosen)
 
 
-EARLIER, ELSEWHERE = "earlier turns", "other games"   # what the updated model has observed of the giver
+# What the updated model has observed of the giver: their turns before the one read, their turns in
+# their other games, every turn of theirs (the one read too: in sample, the fit's own check).
+EARLIER, ELSEWHERE, IN_SAMPLE = "earlier turns", "other games", "every turn (in sample)"
 
 
 @dataclass
@@ -131,19 +133,26 @@ def learn_elsewhere(turns: Sequence[Turn], values: np.ndarray, rows: Sequence[in
                     strengths: Sequence[float] = STRENGTHS) -> None:
     """Read each of one giver's games by the prior updated on all their turns in their other games,
     before and after it (what `Person.learn` makes of them): the most the learner could know of the
-    giver without the game itself. A giver of one game has nothing elsewhere."""
+    giver without the game itself (a giver of one game has nothing elsewhere); and, in sample, by
+    the prior updated on every turn of theirs."""
     base = prior.coefficients.astype(float)
-    for game in dict.fromkeys(turns[i].game for i in rows):
-        seen = [i for i in rows if turns[i].game != game]
-        if not seen:
-            continue
+
+    def learnt(seen: Sequence[int], strength: float) -> np.ndarray:
         data = choice_data([values[i][:len(turns[i].remaining)] for i in seen],
                            [targets_choice(turns[i]) for i in seen])
-        for strength in strengths:
-            beta = Bayes(strength)(prior, base, data)
-            for i, reading in zip(rows, readings, strict=True):
-                if turns[i].game == game:
-                    reading.learnt[ELSEWHERE, strength] = score(turns[i], values[i], beta)
+        return Bayes(strength)(prior, base, data)
+
+    for strength in strengths:
+        beta = learnt(rows, strength)
+        for i, reading in zip(rows, readings, strict=True):
+            reading.learnt[IN_SAMPLE, strength] = score(turns[i], values[i], beta)
+        for game in dict.fromkeys(turns[i].game for i in rows):
+            seen = [i for i in rows if turns[i].game != game]
+            if seen:
+                beta = learnt(seen, strength)
+                for i, reading in zip(rows, readings, strict=True):
+                    if turns[i].game == game:
+                        reading.learnt[ELSEWHERE, strength] = score(turns[i], values[i], beta)
 
 
 def merge_givers(turns: Sequence[Turn], most: int) -> list[Turn]:
@@ -249,11 +258,20 @@ def near_twins(turns: Sequence[Turn], most: int) -> list[tuple[str, str, int]]:
     return out
 
 
-def verdict(c: Comparison) -> str:
-    """Whether the interval of a difference lies above zero, below it, or holds it."""
-    if c.gain.low > 0:
-        return "better"
-    return "worse" if c.gain.high < 0 else "no difference shown"
+def verdicts(comparisons: Sequence[Comparison]) -> list[str]:
+    """Where the interval of updated − fixed lies above zero, below it, for first picks and for
+    the log-likelihood."""
+    def where(found: Sequence[Comparison]) -> str:
+        return ", ".join(f"{c.evidence} at {c.strength:g}, after ≥ {c.least}" for c in found) or "none"
+
+    def said(name: str, gain) -> str:
+        better = [c for c in comparisons if gain(c).low > 0]
+        worse = [c for c in comparisons if gain(c).high < 0]
+        return (f"- {name}: better than the fixed model in {len(better)} of {len(comparisons)} "
+                f"comparisons ({where(better)}); worse in {len(worse)} ({where(worse)}).")
+
+    return [said("first pick a target", lambda c: c.gain),
+            said("log-likelihood of a target", lambda c: c.gain_ll)]
 
 
 def table(comparisons: Sequence[Comparison]) -> list[str]:
@@ -309,15 +327,15 @@ def markdown(turns: Sequence[Turn], readings: Sequence[Reading], comparisons: Se
               "order, as the agent would in play;",
               f"- **{ELSEWHERE}**: the prior updated on all the giver's turns in their other games, before "
               "and after (givers of two games or more): the most the learner could know of them "
-              "without the game read.", "",
+              "without the game read;",
+              f"- **{IN_SAMPLE}**: the prior updated on every turn of the giver, the one read included: "
+              "not a measure of reading, but what the update makes of what it has seen.", "",
               "Figures pool turns; the 95% intervals come from a bootstrap over givers "
               f"({RESAMPLES:,} resamples, paired: a giver's turns, fixed and updated, resampled together).",
               "", *table(comparisons), "",
-              "Against the fixed model (the interval of updated − fixed): "
-              + "; ".join(f"{c.evidence}, strength {c.strength:g}, after ≥ {c.least}: first picks "
-                          f"{verdict(c)}, log-likelihood "
-                          + ("better" if c.gain_ll.low > 0 else "worse" if c.gain_ll.high < 0
-                             else "no difference shown") for c in comparisons) + ".", "",
+              "Where the 95% interval of updated − fixed lies wholly above or below zero (the in-sample "
+              "rows left out: they read turns the model learnt from):", "",
+              *verdicts([c for c in comparisons if c.evidence != IN_SAMPLE]), "",
               f"{len(strengths)} strengths are shown; picking the best of them on this record would be "
               "selection on the data that measures it, so none is claimed as tuned.", "",
               f"## Near-identical answers taken as one giver ({merged_givers} givers)", "",
@@ -337,9 +355,9 @@ def markdown(turns: Sequence[Turn], readings: Sequence[Reading], comparisons: Se
 
 
 def comparisons_of(readings: Sequence[Reading], strengths: Sequence[float]) -> list[Comparison]:
-    """Every comparison the report makes: earlier turns after 1 and 3, other games."""
+    """Every comparison the report makes: earlier turns after 1 and 3, other games, in sample."""
     return ([compare(readings, EARLIER, s, least) for least in LEAST_EARLIER for s in strengths]
-            + [compare(readings, ELSEWHERE, s) for s in strengths])
+            + [compare(readings, evidence, s) for evidence in (ELSEWHERE, IN_SAMPLE) for s in strengths])
 
 
 def main(argv: list[str] | None = None) -> int:
