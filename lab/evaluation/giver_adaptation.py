@@ -12,6 +12,8 @@ prior has never seen them. Their turns are then read in record order, each by
   giver's earlier turns as TARGETS choices (their clue, and the cards they meant over the cards
   the clue was not meant for).
 
+Two more readings bound it: the prior updated on all the giver's turns in their other games (the
+most the learner could know without the game read, whatever the record's order), and in sample.
 A turn scores a hit when the model's first pick, the likeliest face-down card, is one of the
 giver's targets; and the targets' log-likelihood (each over the cards the clue was not meant
 for) says how well the model foresaw them. Intervals come from a paired bootstrap over givers.
