@@ -8,9 +8,10 @@ as lab/evaluation/people_fit.py fits it) is refitted without any of their turns,
 prior has never seen them. Their turns are then read in record order, each by
 
 - the fixed model: that prior, as the agent reads everyone today;
-- the updated model: a `Person` on that prior (the `Bayes` learner), which has observed the
-  giver's earlier turns as TARGETS choices (their clue, and the cards they meant over the cards
-  the clue was not meant for).
+- the updated model: a `Person` on that prior, which has observed the giver's earlier turns as
+  TARGETS choices (their clue, and the cards they meant over the cards the clue was not meant
+  for), with each learner of models/person.py: `Bayes` at a few strengths, and `Experts` (the
+  prior's experts refitted without the giver too).
 
 Two more readings bound it: the prior updated on all the giver's turns in their other games (the
 most the learner could know without the game read, whatever the record's order), and in sample.
@@ -27,8 +28,9 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +39,7 @@ from lab.evaluation.human_duet import Turn, read_turns
 from lab.evaluation.people_fit import (
     SIGNALS,
     VARIANTS,
+    fit_experts,
     fit_penalised,
     lower_bounds,
     readings_at_hand,
@@ -45,7 +48,7 @@ from lab.evaluation.people_fit import (
 from lab.evaluation.stats import Estimate, bootstrap_ratio
 from models.likelihood import negative_log_likelihood
 from models.people import Features, Fit, PeopleModel
-from models.person import TARGETS, Bayes, Choice, Person, choice_data
+from models.person import TARGETS, Bayes, Choice, Experts, Person, choice_data
 from models.weights import Weights
 
 REPORT_PATH = Path(__file__).resolve().parents[2] / "reports" / "giver_adaptation.md"
@@ -65,16 +68,23 @@ def by_giver(turns: Sequence[Turn]) -> dict[str, list[int]]:
 
 
 def leave_giver_out(turns: Sequence[Turn], values: np.ndarray, groups: Mapping[str, Sequence[int]],
-                    lower: np.ndarray, signals: Mapping[str, float] = SIGNALS,
-                    ) -> dict[str, tuple[np.ndarray, float]]:
-    """Each giver's prior: the population model's coefficients (and the penalty chosen) fitted on
-    every turn but theirs."""
+                    names: Sequence[str], signals: Mapping[str, float] = SIGNALS) -> dict[str, Fit]:
+    """Each giver's prior: the population model (its coefficients, the penalty chosen, and its
+    experts, models/person.py) fitted on every turn but theirs."""
+    lower = lower_bounds(names)
     fitted = {}
     for giver, rows in groups.items():
         train = np.ones(len(turns), dtype=bool)
         train[list(rows)] = False
-        fitted[giver] = fit_penalised(turns, values, signals, train, lower=lower)
+        beta, l2 = fit_penalised(turns, values, signals, train, lower=lower)
+        experts = fit_experts(turns, values, names, signals, lower, train)
+        fitted[giver] = Fit(VARIANT, tuple(names), tuple(map(float, beta)), l2, experts=experts)
     return fitted
+
+
+def learners_of(strengths: Sequence[float]) -> dict[str, Callable[[], Bayes | Experts]]:
+    """The learners compared, by name: the Bayes learner at each strength, and the experts."""
+    return {**{f"Bayes {s:g}": partial(Bayes, s) for s in strengths}, "experts": Experts}
 
 
 def targets_choice(turn: Turn) -> Choice:
@@ -101,30 +111,29 @@ EARLIER, ELSEWHERE, IN_SAMPLE = "earlier turns", "other games", "every turn (in 
 @dataclass
 class Reading:
     """One turn read by the fixed model and by models updated on the giver (`learnt`, by the
-    evidence observed and the Bayes strength): whether the first pick was a target, and the
-    targets' log-likelihood a target."""
+    evidence observed and the learner): whether the first pick was a target, and the targets'
+    log-likelihood a target."""
 
     giver: str
     game: int
     earlier: int                                   # the giver's turns read before this one
     fixed: tuple[bool, float]
-    learnt: dict[tuple[str, float], tuple[bool, float]] = field(default_factory=dict)
+    learnt: dict[tuple[str, str], tuple[bool, float]] = field(default_factory=dict)
 
 
 def follow(turns: Sequence[Turn], values: np.ndarray, rows: Sequence[int], prior: PeopleModel,
-           strengths: Sequence[float] = STRENGTHS) -> list[Reading]:
+           learners: Mapping[str, Callable[[], Bayes | Experts]]) -> list[Reading]:
     """One giver's turns (`rows`, in record order) read by the fixed `prior` and by a `Person` on
-    it at each Bayes strength, observing each turn only after reading it."""
-    people = {s: Person(prior, Bayes(s)) for s in strengths}
+    it with each learner, observing each turn only after reading it."""
+    people = {name: Person(prior, make()) for name, make in learners.items()}
     fixed = prior.coefficients.astype(float)
     readings = []
     for earlier, i in enumerate(rows):
         turn = turns[i]
         reading = Reading(turn.giver, turn.game, earlier, score(turn, values[i], fixed))
-        for strength, person in people.items():
-            # `values @ coefficients` is `person.model.logits`: the features once, not once a strength
-            reading.learnt[EARLIER, strength] = score(turn, values[i],
-                                                      person.model.coefficients.astype(float))
+        for name, person in people.items():
+            # `values @ coefficients` is `person.model.logits`: the features once, not once a learner
+            reading.learnt[EARLIER, name] = score(turn, values[i], person.model.coefficients.astype(float))
             person.observe(targets_choice(turn))
         readings.append(reading)
     return readings
@@ -132,29 +141,29 @@ def follow(turns: Sequence[Turn], values: np.ndarray, rows: Sequence[int], prior
 
 def learn_elsewhere(turns: Sequence[Turn], values: np.ndarray, rows: Sequence[int],
                     readings: Sequence[Reading], prior: PeopleModel,
-                    strengths: Sequence[float] = STRENGTHS) -> None:
+                    learners: Mapping[str, Callable[[], Bayes | Experts]]) -> None:
     """Read each of one giver's games by the prior updated on all their turns in their other games,
     before and after it (what `Person.learn` makes of them): the most the learner could know of the
     giver without the game itself (a giver of one game has nothing elsewhere); and, in sample, by
     the prior updated on every turn of theirs."""
     base = prior.coefficients.astype(float)
 
-    def learnt(seen: Sequence[int], strength: float) -> np.ndarray:
+    def learnt(seen: Sequence[int], make: Callable[[], Bayes | Experts]) -> np.ndarray:
         data = choice_data([values[i][:len(turns[i].remaining)] for i in seen],
                            [targets_choice(turns[i]) for i in seen])
-        return Bayes(strength)(prior, base, data)
+        return make()(prior, base, data)
 
-    for strength in strengths:
-        beta = learnt(rows, strength)
+    for name, make in learners.items():
+        beta = learnt(rows, make)
         for i, reading in zip(rows, readings, strict=True):
-            reading.learnt[IN_SAMPLE, strength] = score(turns[i], values[i], beta)
+            reading.learnt[IN_SAMPLE, name] = score(turns[i], values[i], beta)
         for game in dict.fromkeys(turns[i].game for i in rows):
             seen = [i for i in rows if turns[i].game != game]
             if seen:
-                beta = learnt(seen, strength)
+                beta = learnt(seen, make)
                 for i, reading in zip(rows, readings, strict=True):
                     if turns[i].game == game:
-                        reading.learnt[ELSEWHERE, strength] = score(turns[i], values[i], beta)
+                        reading.learnt[ELSEWHERE, name] = score(turns[i], values[i], beta)
 
 
 def merge_givers(turns: Sequence[Turn], most: int) -> list[Turn]:
@@ -175,32 +184,33 @@ def merge_givers(turns: Sequence[Turn], most: int) -> list[Turn]:
 def read_givers(turns: Sequence[Turn], readings: Mapping[str, Weights],
                 names: Sequence[str] = VARIANTS[VARIANT], strengths: Sequence[float] = STRENGTHS,
                 signals: Mapping[str, float] = SIGNALS, values: np.ndarray | None = None,
-                say=print) -> tuple[list[Reading], dict]:
-    """Every turn of every giver with two turns or more, read fixed and updated (see the module's
-    doc); and each giver's leave-giver-out penalty. `values`: the turns' feature values, if at hand."""
+                say=print) -> tuple[list[Reading], dict[str, float]]:
+    """Every turn of every giver with two turns or more, read fixed and updated by each learner
+    (see the module's doc); and each giver's leave-giver-out penalty. `values`: the turns' feature
+    values, if at hand."""
     if values is None:
         values = turn_values(turns, Features(names, readings))
     groups = {g: rows for g, rows in by_giver(turns).items() if len(rows) >= 2}
     start = time.perf_counter()
-    priors = leave_giver_out(turns, values, groups, lower_bounds(names), signals)
-    say(f"{len(groups)} leave-giver-out fits in {time.perf_counter() - start:.0f} s")
+    priors = leave_giver_out(turns, values, groups, names, signals)
+    say(f"{len(groups)} leave-giver-out fits, with their experts, in {time.perf_counter() - start:.0f} s")
+    learners = learners_of(strengths)
     out = []
     for giver, rows in groups.items():
-        beta, _ = priors[giver]
-        prior = PeopleModel(Fit(VARIANT, tuple(names), tuple(map(float, beta))), readings)
-        mine = follow(turns, values, rows, prior, strengths)
-        learn_elsewhere(turns, values, rows, mine, prior, strengths)
+        prior = PeopleModel(priors[giver], readings)
+        mine = follow(turns, values, rows, prior, learners)
+        learn_elsewhere(turns, values, rows, mine, prior, learners)
         out += mine
-    return out, {g: l2 for g, (_, l2) in priors.items()}
+    return out, {g: fit.l2 for g, fit in priors.items()}
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """Fixed against updated (on `evidence`, at `strength`) on the turns read after at least
+    """Fixed against updated (on `evidence`, by `learner`) on the turns read after at least
     `least` of the giver's own."""
 
     evidence: str
-    strength: float
+    learner: str
     least: int
     turns: int
     givers: int
@@ -212,11 +222,11 @@ class Comparison:
     gain_ll: Estimate
 
 
-def compare(readings: Sequence[Reading], evidence: str, strength: float, least: int = 0,
+def compare(readings: Sequence[Reading], evidence: str, learner: str, least: int = 0,
             resamples: int = RESAMPLES) -> Comparison:
     """Pooled over turns; the intervals resample givers (each with all their turns), so that a
     giver's turns stay together and the fixed and updated figures stay paired."""
-    key = evidence, strength
+    key = evidence, learner
     kept = [r for r in readings if r.earlier >= least and key in r.learnt]
     givers = list(dict.fromkeys(r.giver for r in kept))
 
@@ -229,7 +239,7 @@ def compare(readings: Sequence[Reading], evidence: str, strength: float, least: 
         return bootstrap_ratio(per_giver(value), count, resamples=resamples)
 
     return Comparison(
-        evidence, strength, least, len(kept), len(givers),
+        evidence, learner, least, len(kept), len(givers),
         estimate(lambda r: r.fixed[0]), estimate(lambda r: r.learnt[key][0]),
         estimate(lambda r: r.learnt[key][0] - r.fixed[0]),
         estimate(lambda r: r.fixed[1]), estimate(lambda r: r.learnt[key][1]),
@@ -264,7 +274,7 @@ def verdicts(comparisons: Sequence[Comparison]) -> list[str]:
     """Where the interval of updated − fixed lies above zero, below it, for first picks and for
     the log-likelihood."""
     def where(found: Sequence[Comparison]) -> str:
-        return ", ".join(f"{c.evidence} at {c.strength:g}, after ≥ {c.least}" for c in found) or "none"
+        return ", ".join(f"{c.evidence}, {c.learner}, after ≥ {c.least}" for c in found) or "none"
 
     def said(name: str, gain) -> str:
         better = [c for c in comparisons if gain(c).low > 0]
@@ -277,10 +287,10 @@ def verdicts(comparisons: Sequence[Comparison]) -> list[str]:
 
 
 def table(comparisons: Sequence[Comparison]) -> list[str]:
-    lines = ["| evidence | strength | turns read after | turns | givers | first pick a target, fixed | "
+    lines = ["| evidence | learner | turns read after | turns | givers | first pick a target, fixed | "
              "updated | updated − fixed | log-lik. of a target, fixed | updated | updated − fixed |",
              "|---|---:|---:|---:|---:|---|---|---|---|---|---|"]
-    return lines + [f"| {c.evidence} | {c.strength:g} | ≥ {c.least} | {c.turns} | {c.givers} | "
+    return lines + [f"| {c.evidence} | {c.learner} | ≥ {c.least} | {c.turns} | {c.givers} | "
                     f"{percent(c.fixed)} | {percent(c.updated)} | {percent(c.gain, True)} | "
                     f"{plain(c.fixed_ll)} | {plain(c.updated_ll)} | {plain(c.gain_ll, True)} |"
                     for c in comparisons]
@@ -288,7 +298,7 @@ def table(comparisons: Sequence[Comparison]) -> list[str]:
 
 def markdown(turns: Sequence[Turn], readings: Sequence[Reading], comparisons: Sequence[Comparison],
              merged: Sequence[Comparison], most: int, penalties: Mapping[str, float],
-             strengths: Sequence[float], command: str, seconds: float) -> str:
+             learners: Sequence[str], command: str, seconds: float) -> str:
     """The report: what the record allows, then fixed against updated."""
     groups = by_giver(turns)
     order = sorted(groups, key=lambda g: -len(groups[g]))
@@ -322,9 +332,12 @@ def markdown(turns: Sequence[Turn], readings: Sequence[Reading], comparisons: Se
               "(leave-giver-out, the same features, monotone bounds and penalty choice as data/people.json). "
               "A turn is a hit when the model's first pick, its likeliest face-down card, is one of the "
               "giver's targets; the log-likelihood is of each target over the cards the clue was not "
-              "meant for, a target. The updated model is the prior updated by `Bayes(strength)` (the "
-              "posterior mode; the prior a Gaussian of that precision in standardised units; every link "
-              "monotone) on the giver's TARGETS choices:", "",
+              "meant for, a target. The updated model is the prior updated on the giver's TARGETS "
+              "choices by a learner of models/person.py: `Bayes(strength)` (the posterior mode; the "
+              "prior a Gaussian of that precision in standardised units; every link monotone), or "
+              "`Experts()` (the likeliest of the prior and its experts, models of people on one family "
+              "of sources each, refitted without the giver too; the prior's share 0.5). What it has "
+              "observed:", "",
               f"- **{EARLIER}**: a `Person` that observed the giver's turns before this one, in record "
               "order, as the agent would in play;",
               f"- **{ELSEWHERE}**: the prior updated on all the giver's turns in their other games, before "
@@ -338,28 +351,29 @@ def markdown(turns: Sequence[Turn], readings: Sequence[Reading], comparisons: Se
               "Where the 95% interval of updated − fixed lies wholly above or below zero (the in-sample "
               "rows left out: they read turns the model learnt from):", "",
               *verdicts([c for c in comparisons if c.evidence != IN_SAMPLE]), "",
-              f"{len(strengths)} strengths are shown; picking the best of them on this record would be "
+              f"{len(learners)} learners are shown; picking the best of them on this record would be "
               "selection on the data that measures it, so none is claimed as tuned.", "",
               f"## Near-identical answers taken as one giver ({merged_givers} givers)", "",
               *table(merged), "",
               f"## Per giver ({EARLIER}: turns read after at least one of their own; first pick a target)",
               "",
-              "| giver | turns | fixed | " + " | ".join(f"strength {s:g}" for s in strengths) + " |",
-              "|---|---:|---:|" + "---:|" * len(strengths)]
+              "| giver | turns | fixed | " + " | ".join(learners) + " |",
+              "|---|---:|---:|" + "---:|" * len(learners)]
     for g in order:
         mine = [r for r in readings if r.giver == g and r.earlier >= 1]
         if mine:
-            rates = [np.mean([r.learnt[EARLIER, s][0] for r in mine]) for s in strengths]
+            rates = [np.mean([r.learnt[EARLIER, name][0] for r in mine]) for name in learners]
             lines.append(f"| {label[g]} | {len(mine)} | {100 * np.mean([r.fixed[0] for r in mine]):.1f}% | "
                          + " | ".join(f"{100 * x:.1f}%" for x in rates) + " |")
     lines.append("")
     return "\n".join(lines)
 
 
-def comparisons_of(readings: Sequence[Reading], strengths: Sequence[float]) -> list[Comparison]:
+def comparisons_of(readings: Sequence[Reading], learners: Sequence[str]) -> list[Comparison]:
     """Every comparison the report makes: earlier turns after 1 and 3, other games, in sample."""
-    return ([compare(readings, EARLIER, s, least) for least in LEAST_EARLIER for s in strengths]
-            + [compare(readings, evidence, s) for evidence in (ELSEWHERE, IN_SAMPLE) for s in strengths])
+    return ([compare(readings, EARLIER, name, least) for least in LEAST_EARLIER for name in learners]
+            + [compare(readings, evidence, name) for evidence in (ELSEWHERE, IN_SAMPLE)
+               for name in learners])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -377,19 +391,20 @@ def main(argv: list[str] | None = None) -> int:
     turns = list(read_turns(args.sources))
     readings = readings_at_hand(args.sources)
     values = turn_values(turns, Features(VARIANTS[VARIANT], readings))
+    learners = list(learners_of(args.strengths))
     exact, penalties = read_givers(turns, readings, strengths=args.strengths, values=values)
-    comparisons = comparisons_of(exact, args.strengths)
+    comparisons = comparisons_of(exact, learners)
     merged = comparisons_of(read_givers(merge_givers(turns, args.merge), readings,
-                                        strengths=args.strengths, values=values)[0], args.strengths)
+                                        strengths=args.strengths, values=values)[0], learners)
     for c in comparisons:
-        print(f"{c.evidence}, strength {c.strength:g}, after ≥ {c.least} ({c.turns} turns, {c.givers} "
+        print(f"{c.evidence}, {c.learner}, after ≥ {c.least} ({c.turns} turns, {c.givers} "
               f"givers): first pick a target fixed {percent(c.fixed)}, updated {percent(c.updated)}, "
               f"difference {percent(c.gain, True)}; log-likelihood a target {plain(c.fixed_ll)} → "
               f"{plain(c.updated_ll)} ({plain(c.gain_ll, True)})")
     command = " ".join(["python -m lab.evaluation.giver_adaptation --sources ../shared/datasets",
                         *(["--strengths", *map(str, args.strengths)]
                           if list(args.strengths) != list(STRENGTHS) else [])])
-    page = markdown(turns, exact, comparisons, merged, args.merge, penalties, args.strengths, command,
+    page = markdown(turns, exact, comparisons, merged, args.merge, penalties, learners, command,
                     time.perf_counter() - start)
     args.report.write_text(page, encoding="utf-8")
     print(f"wrote {args.report}")
