@@ -274,13 +274,13 @@ def verdicts(comparisons: Sequence[Comparison]) -> list[str]:
     """Where the interval of updated − fixed lies above zero, below it, for first picks and for
     the log-likelihood."""
     def where(found: Sequence[Comparison]) -> str:
-        return ", ".join(f"{c.evidence}, {c.learner}, after ≥ {c.least}" for c in found) or "none"
+        return "; ".join(f"{c.evidence} by {c.learner} after ≥ {c.least}" for c in found) or "none"
 
     def said(name: str, gain) -> str:
         better = [c for c in comparisons if gain(c).low > 0]
         worse = [c for c in comparisons if gain(c).high < 0]
         return (f"- {name}: better than the fixed model in {len(better)} of {len(comparisons)} "
-                f"comparisons ({where(better)}); worse in {len(worse)} ({where(worse)}).")
+                f"comparisons ({where(better)}), worse in {len(worse)} ({where(worse)}).")
 
     return [said("first pick a target", lambda c: c.gain),
             said("log-likelihood of a target", lambda c: c.gain_ll)]
