@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from lab.evaluation import giver_adaptation
-from lab.evaluation.giver_adaptation import EARLIER, ELSEWHERE, IN_SAMPLE
+from lab.evaluation.giver_adaptation import EARLIER, ELSEWHERE, IN_SAMPLE, UNGATED
 from lab.evaluation.human_duet import Turn
 from models.weights import Weights
 
@@ -86,6 +86,7 @@ def test_learning_a_giver_who_follows_the_norms_raises_their_first_picks() -> No
         assert (np.mean([r.learnt[ELSEWHERE, learner][0] for r in norms])
                 >= np.mean([r.learnt[EARLIER, learner][0] for r in norms]))
     assert all(r.learnt[EARLIER, "Bayes 1"] == r.fixed for r in out if r.earlier == 0)   # none observed yet
+    assert np.mean([r.learnt[UNGATED, "Bayes 1"][0] for r in later]) > 0.7
     # the experts are fitted without the giver too: on the other giver alone, none reads by 'eat'
     assert all((IN_SAMPLE, "experts") in r.learnt for r in out)
     gain = giver_adaptation.compare(out, EARLIER, "Bayes 1", least=3, resamples=200)

@@ -11,7 +11,8 @@ prior has never seen them. Their turns are then read in record order, each by
 - the updated model: a `Person` on that prior, which has observed the giver's earlier turns as
   TARGETS choices (their clue, and the cards they meant over the cards the clue was not meant
   for), with each learner of models/person.py: `Bayes` at a few strengths, and `Experts` (the
-  prior's experts refitted without the giver too).
+  prior's experts refitted without the giver too). A `Person` reads by what it learnt only while
+  that foresees the giver better than the prior; its learnt coefficients are read ungated too.
 
 Two more readings bound it: the prior updated on all the giver's turns in their other games (the
 most the learner could know without the game read, whatever the record's order), and in sample.
@@ -103,9 +104,12 @@ def score(turn: Turn, values: np.ndarray, coefficients: np.ndarray) -> tuple[boo
     return first in turn.targets, -negative_log_likelihood(coefficients, data, 0.0)[0] / len(choice.chosen)
 
 
-# What the updated model has observed of the giver: their turns before the one read, their turns in
-# their other games, every turn of theirs (the one read too: in sample, the fit's own check).
-EARLIER, ELSEWHERE, IN_SAMPLE = "earlier turns", "other games", "every turn (in sample)"
+# What the updated model has observed of the giver: their turns before the one read (as the `Person`
+# reads them: the learnt coefficients only while they foresee the giver better than the prior; and
+# the learnt ones always), their turns in their other games, every turn of theirs (the one read too:
+# in sample, the fit's own check).
+EARLIER, UNGATED = "earlier turns", "earlier turns, ungated"
+ELSEWHERE, IN_SAMPLE = "other games", "every turn (in sample)"
 
 
 @dataclass
@@ -134,6 +138,7 @@ def follow(turns: Sequence[Turn], values: np.ndarray, rows: Sequence[int], prior
         for name, person in people.items():
             # `values @ coefficients` is `person.model.logits`: the features once, not once a learner
             reading.learnt[EARLIER, name] = score(turn, values[i], person.model.coefficients.astype(float))
+            reading.learnt[UNGATED, name] = score(turn, values[i], np.asarray(person.learnt, float))
             person.observe(targets_choice(turn))
         readings.append(reading)
     return readings
@@ -339,7 +344,9 @@ def markdown(turns: Sequence[Turn], readings: Sequence[Reading], comparisons: Se
               "of sources each, refitted without the giver too; the prior's share 0.5). What it has "
               "observed:", "",
               f"- **{EARLIER}**: a `Person` that observed the giver's turns before this one, in record "
-              "order, as the agent would in play;",
+              "order, as the agent would in play (it reads by what it learnt only while that foresaw "
+              "the giver's choices better than the prior, each read before it was learnt from);",
+              f"- **{UNGATED}**: the same `Person`'s learnt coefficients, used or not;",
               f"- **{ELSEWHERE}**: the prior updated on all the giver's turns in their other games, before "
               "and after (givers of two games or more): the most the learner could know of them "
               "without the game read;",
@@ -370,8 +377,10 @@ def markdown(turns: Sequence[Turn], readings: Sequence[Reading], comparisons: Se
 
 
 def comparisons_of(readings: Sequence[Reading], learners: Sequence[str]) -> list[Comparison]:
-    """Every comparison the report makes: earlier turns after 1 and 3, other games, in sample."""
+    """Every comparison the report makes: earlier turns after 1 and 3, ungated after 1, other games,
+    in sample."""
     return ([compare(readings, EARLIER, name, least) for least in LEAST_EARLIER for name in learners]
+            + [compare(readings, UNGATED, name, LEAST_EARLIER[0]) for name in learners]
             + [compare(readings, evidence, name) for evidence in (ELSEWHERE, IN_SAMPLE)
                for name in learners])
 
