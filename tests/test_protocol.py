@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color
-from bot.partners import MAX_PLAYERS, Clue, Partners, partner_picks
+from bot.partners import Clue, Partners, partner_picks
 from common import board_words, hint_words
 from model import AI, FOR_PEOPLE, GreedyAgent, Hint, Weights, agent_plays, hint_problem
 from protocol import MAX_EXTRA_WORDS, Bot, forget_extra_words, serve
@@ -576,4 +576,3 @@ def test_the_players_kept_are_bounded_the_least_recently_heard_from_forgotten():
     for player in ("bob", 3, "ann", "dee"):
         partners[player]
     assert len(partners) == 3 and "bob" not in partners and partners["ann"] is ann
-    assert MAX_PLAYERS >= 100
