@@ -36,23 +36,29 @@ class Clue:
     alone: bool
 
 
-def partner_picks(clue: Clue, board: Board, chances: Sequence[float]) -> tuple[str, ...]:
+def partner_picks(clue: Clue, board: Board, chances: Sequence[float]) -> tuple[str, ...] | None:
     """The cards a player turned over for `clue`, as far as `board` (later, the same game) shows,
-    in the likeliest order by `chances` (each face-down card's, when the clue was given).
+    in the likeliest order by `chances` (each face-down card's, when the clue was given); None
+    when the board cannot tell.
 
     The team's own cards turned over since are the player's picks, at most the rules' count + 1,
     the likeliest first: the board does not say their order, and an opponent's miss may add one.
     A miss ends a turn, so it is told apart only where no one else turned a card over: with no
     opponent (`alone`), the one other card turned over comes last (two or more: more than one
-    turn went by, and nothing is read); racing an opponent, whose own turn turns cards over
-    too, the single card turned over since when no own card was."""
+    turn went by); racing an opponent, whose own turn turns cards over too, the single card
+    turned over since when no own card was. With more, the player missed at once, on a card
+    the board does not single out: none of the team's cards is picked (no picks)."""
     order = np.argsort(-np.asarray(chances), kind="stable")
     turned = [clue.face_down[k] for k in order if board.card(clue.face_down[k]).revealed]
     own = [w for w in turned if board.card(w).color is clue.team][:clue.hint.max_guesses]
     others = [w for w in turned if board.card(w).color is not clue.team]
+    if not turned or clue.alone and len(others) > 1:
+        return None
     if clue.alone:
-        return (*own, *others) if len(others) <= 1 else ()
-    return tuple(own) if own else tuple(turned) if len(turned) == 1 else ()
+        return (*own, *others)
+    if own:
+        return tuple(own)
+    return tuple(turned) if len(turned) == 1 else ()
 
 
 class Partner:
@@ -93,12 +99,14 @@ class Partner:
             return None
         chances = self.person.model.chances(clue.hint.word, clue.face_down)
         picks = partner_picks(clue, board, chances)
+        if picks is None:
+            return None
+        if clue.alone in self.captains:   # no picks: the clue's targets were all missed
+            self.captains[clue.alone].observe(clue.hint.word, clue.face_down, picks)
         if not picks:
             return None
         choice = Choice(clue.hint.word, clue.face_down, picks, PICKS)
         self.person.observe(choice)
-        if clue.alone in self.captains:
-            self.captains[clue.alone].observe(clue.hint.word, clue.face_down, picks)
         return choice
 
     def gave(self, hint: Hint, board: Board, team: Color, alone: bool) -> None:

@@ -548,17 +548,32 @@ def test_a_new_board_starts_a_new_game_and_keeps_the_person():
     assert shuffled_reply["ok"] and "learnt" not in shuffled_reply
 
 
+def test_a_player_who_missed_at_once_racing_an_opponent_teaches_the_captain_only():
+    bot = Bot(topical())
+    board = Board.from_key(COMMON + RARE, [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN])
+    first = bot.handle(clue_request(board, board.words, RED, player="ann"))
+    captain = bot.partners["ann"].captain(False)
+    for word in ("quince", "light", "kelp"):   # her miss (a bystander), then the opponent's turn
+        board.card(word).revealed = True
+    second = bot.handle(clue_request(board, board.words, RED, player="ann", given=[first["clue"]]))
+    assert second["ok"] and "learnt" not in second
+    assert bot.partners["ann"].captain(False) is captain
+    assert {w: captain.tries.get(w) for w in first["targets"]} == dict.fromkeys(first["targets"], 1)
+    assert bot.partners["ann"].person.choices == []
+
+
 CLUE = Clue(Hint("ocean", 2), RED, tuple(SEA + OTHER), alone=False)
 KEY = [RED, RED, NEUTRAL, BLUE] + [RED] * 5 + [BLUE] * 7 + [NEUTRAL] * 8 + [ASSASSIN]
 CHANCES = np.linspace(1.0, 0.0, 25)   # SEA + OTHER, likeliest first: whale, ship, beach, wave, ...
 READINGS = {   # cards turned over since the clue → the picks read, racing an opponent / alone
+    # (none: the board cannot tell; no picks: none of the team's cards, the miss not singled out)
     "own cards, in the likeliest order": (["ship", "whale"], ("whale", "ship"), ("whale", "ship")),
     "own cards and a miss": (["ship", "beach"], ("ship",), ("ship", "beach")),
     "a single miss": (["beach"], ("beach",), ("beach",)),
-    "two misses: whose?": (["beach", "wave"], (), ()),
+    "two misses: whose?": (["beach", "wave"], (), None),
     "more own cards than count + 1": (["carda", "ship", "cardb", "whale"], ("whale", "ship", "carda"),
                                       ("whale", "ship", "carda")),
-    "nothing": ([], (), ()),
+    "nothing": ([], None, None),
 }
 
 
