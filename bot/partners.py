@@ -64,7 +64,7 @@ def partner_picks(clue: Clue, board: Board, chances: Sequence[float]) -> tuple[s
 class Partner:
     """One player: the person as the AI learns them (kept for the process), and the game they
     play with the bot: its board and key, the captains planning for them this game (built when
-    first asked), the last clue given."""
+    first asked), the last clue given to each team (a client may name one player for both)."""
 
     def __init__(self, ai: AI):
         self.ai = ai
@@ -73,7 +73,7 @@ class Partner:
         self.key: dict[str, Color] = {}
         self.revealed: frozenset[str] = frozenset()
         self.captains: dict[bool, Captain] = {}
-        self.last: Clue | None = None
+        self.last: dict[Color, Clue] = {}
 
     def meet(self, board: Board) -> None:
         """Go on with the game if `board` is its board (the same words under the same key, no
@@ -81,7 +81,7 @@ class Partner:
         key = {card.word: card.color for card in board.cards}
         revealed = frozenset(card.word for card in board.cards if card.revealed)
         if key != self.key or not self.revealed <= revealed:
-            self.key, self.captains, self.last = key, {}, None
+            self.key, self.captains, self.last = key, {}, {}
         self.revealed = revealed
 
     def captain(self, alone: bool) -> Captain:
@@ -92,10 +92,10 @@ class Partner:
         return self.captains[alone]
 
     def read(self, board: Board, team: Color) -> Choice | None:
-        """Learn from the cards turned over since the last clue, for `team` (`partner_picks`):
-        the person and the captain that gave the clue learn their picks. Each clue is read once."""
-        clue, self.last = self.last, None
-        if clue is None or clue.team is not team:
+        """Learn from the cards turned over since the last clue to `team` (`partner_picks`): the
+        person and the captain that gave the clue learn their picks. Each clue is read once."""
+        clue = self.last.pop(team, None)
+        if clue is None:
             return None
         chances = self.person.model.chances(clue.hint.word, clue.face_down)
         picks = partner_picks(clue, board, chances)
@@ -111,7 +111,7 @@ class Partner:
 
     def gave(self, hint: Hint, board: Board, team: Color, alone: bool) -> None:
         """Remember the clue just given, to read the player's picks for it on the next board."""
-        self.last = Clue(hint, team, tuple(board.unrevealed_words()), alone)
+        self.last[team] = Clue(hint, team, tuple(board.unrevealed_words()), alone)
 
 
 class Partners:

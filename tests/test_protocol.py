@@ -523,6 +523,19 @@ def test_interleaved_players_each_keep_their_game():
     assert ask["bob"](second)["learnt"]["picks"] == [b["targets"][0]]
 
 
+def test_one_player_named_for_both_teams_is_read_for_each_team():
+    bot = Bot(topical())
+    board = Board.from_key(COMMON + RARE, [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN])
+    turns = []
+    for team in (RED, BLUE, RED, BLUE):
+        reply = bot.handle(clue_request(board, board.words, team, player="both"))
+        turns.append(reply)
+        board.card(reply["targets"][0]).revealed = True
+    assert "learnt" not in turns[0] and "learnt" not in turns[1]
+    assert turns[2]["learnt"] == {"clue": turns[0]["clue"], "picks": [turns[0]["targets"][0]]}
+    assert turns[3]["learnt"] == {"clue": turns[1]["clue"], "picks": [turns[1]["targets"][0]]}
+
+
 def test_a_new_board_starts_a_new_game_and_keeps_the_person():
     bot = Bot(topical())
     play(bot, "ann", planted(bot.ai, 8.0), seed=1)
