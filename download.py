@@ -10,14 +10,13 @@ The game offers the download once, before the first interactive game without any
 from __future__ import annotations
 
 import argparse
-import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from cli import Command, folder_to_fill, sources_folder
 from common import COMMAND as PROGRAM
-from common import DATA_DIR, SOURCES_DIR, sha256_file, warn
+from common import DATA_DIR, SOURCES_DIR, interactive, sha256_file, warn
 
 # fetch.py's own command line reads it directly: through datasets.py every start of the game would
 # load the catalog and scipy.sparse for this command's help text.
@@ -244,14 +243,6 @@ def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str]
                             f"be asked again, or run: {PROGRAM} datasets download\n")
     except OSError as error:
         warn(f"could not remember the answer in {declined}: {error}")
-
-
-def interactive() -> bool:
-    """Whether a person is at the keyboard: stdin and stdout are a terminal."""
-    try:
-        return sys.stdin.isatty() and sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 COMMAND = Command("datasets", "download the datasets, or say which are there", DESCRIPTION, add_arguments,

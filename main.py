@@ -15,6 +15,7 @@ from cli import Command, CommandParser, add_ai_arguments, parse_seed
 from common import BOARD_WORDS_PATH, CLONE_COMMAND, COMMAND, GAMES_LOG_PATH
 from model import LEVELS
 from players import COMPOSITIONS, Composition
+from profiles import GUEST, NOBODY, add_profiles_argument, player_flag
 from prompts import QuitGame
 
 DESCRIPTION = """Play Codenames in the console against, or alongside, an AI.
@@ -29,8 +30,13 @@ EPILOG = f"""examples:
   {COMMAND} --red human:ai --blue auto    you give hints, the AI guesses
   {COMMAND} --red ai:human --blue ai:ai   the AI gives you hints
   {COMMAND} --red ai:ai --blue ai:ai --seed 1   watch the AI play itself
+  {COMMAND} --player alice                the AI learns how alice plays, and remembers it
 
-commands: {COMMAND} bench|serve|companion|duet|datasets --help"""
+A person playing alongside the AI (ai:human or human:ai) at a terminal is asked
+for a name once, the last one offered: Enter keeps it, 'guest' keeps nothing.
+What the AI learns stays on this computer: {COMMAND} player show|forget NAME.
+
+commands: {COMMAND} bench|serve|companion|duet|datasets|player --help"""
 
 
 # The other commands and the line --help gives each. Each one's module is imported only when it
@@ -39,7 +45,8 @@ COMMANDS = {"bench": "measure the AI: strategies, tiers, speed",
             "serve": "the AI for other programs: JSON lines on stdin and stdout",
             "companion": "a helper for a game at a real table: clues and rankings on demand",
             "duet": "Codenames Duet: you and an AI partner against the timer",
-            "datasets": "download the datasets, or say which are there"}
+            "datasets": "download the datasets, or say which are there",
+            "player": "what the AI has learnt of each player: list, show, forget"}
 
 
 # The lab (lab/, in a clone only) measures the game and imports it; the game never imports the lab.
@@ -67,6 +74,8 @@ def command(name: str) -> Command:
         import companion as module
     elif name == "duet":
         import duet as module
+    elif name == "player":
+        import profiles as module
     else:
         import download as module
     return module.COMMAND
@@ -80,6 +89,14 @@ def parser() -> argparse.ArgumentParser:
     for color in TEAMS:
         teams.add_argument(f"--{color.value}", metavar="TEAM", type=composition,
                            help=f"{color.value} team: {', '.join(map(str, COMPOSITIONS))} (captain:agent)")
+    you = p.add_argument_group("the player")
+    you.add_argument("--player", type=player_flag, metavar="NAME",
+                     help=f"your name: the AI learns how you play alongside it and keeps it in "
+                          f"data/players/NAME.json, on this computer only. {GUEST}: it learns for this "
+                          f"session only and keeps nothing; {NOBODY}: it learns nothing. Without it, "
+                          f"a game at a terminal asks once (Enter: the last name given); a piped one "
+                          f"plays as a {GUEST}")
+    add_profiles_argument(you)
     p.add_argument("--level", choices=list(LEVELS), default=None,
                    help="how the AI plays, for your side and for the opponent (an ai:ai team). "
                         + ". ".join(level.help() for level in LEVELS.values()) + ".")

@@ -12,7 +12,8 @@ the vectorised `HintFilter`), weights (`Weights`, `Extender`), situation
 (`ExpectedCaptain` with its families, word frequencies and voices), agents
 (`Agent` and its kinds, `agent_plays`), people (the model of people,
 fitted to people's play, and its agent), person (one person as the AI learns them as they
-play: `Person`, `Choice`), sight (what a person sees in a hint: the
+play: `Person`, `Choice`), likelihood (of people's choices, `Choices`, and its
+maximum), sight (what a person sees in a hint: the
 rule a target must pass), ai (`CAPTAINS`, `AGENTS`, `AI`, `LEVELS`) and
 table (the words the AI never gives as hints).
 """
@@ -49,8 +50,9 @@ from models.hints import (
     spoken,
     zipf,
 )
+from models.likelihood import Choices
 from models.people import PeopleAgent, PeopleModel, PeopleReading
-from models.person import Choice, Person
+from models.person import KEPT, NOTHING_YET, PICKS, TARGETS, Choice, Person
 from models.sight import Sight
 from models.situation import (
     ASSASSIN_VALUE,
@@ -72,6 +74,11 @@ __all__ = [
     "PeopleModel",
     "Person",
     "Choice",
+    "Choices",
+    "KEPT",
+    "NOTHING_YET",
+    "PICKS",
+    "TARGETS",
     "PeopleReading",
     "Sight",
     "AI",

@@ -10,8 +10,7 @@ from enum import Enum
 from board import Color
 from common import load_libraries
 from engine import AutoTeam, Event, Game, Guessed, HintGiven, Team, Turn, TurnEnded
-from model import AI, LEVELS, Agent, Hint, HintChoice
-from models.person import PICKS, TARGETS, Choice, Person
+from model import AI, LEVELS, PICKS, TARGETS, Agent, Choice, Hint, HintChoice, Person
 from prompts import HELP_AGENT, HELP_CAPTAIN, Terminal, ask_card, ask_hint
 
 
@@ -185,18 +184,23 @@ COMPOSITIONS = tuple(Composition(captain, agent) for captain in Seat for agent i
 
 
 def make_team(color: Color, composition: Composition, ai: AI | None, terminal: Terminal,
-              level: str | None = None) -> Team | AutoTeam:
+              level: str | None = None, person: Person | None = None) -> Team | AutoTeam:
     """The players of one team; a `level` sets how its AI captain plays, for a person who guesses
-    (ai:human: easy gives one card at a time) or as the opponent (ai:ai, its agent too)."""
+    (ai:human: easy gives one card at a time) or as the opponent (ai:ai, its agent too). A `person`
+    is the one the AI plays alongside, as it has learnt them: its captain plans for them (ai:human),
+    its agent reads their hints (human:ai)."""
     if composition.auto:
         return AutoTeam(color)
     strength = LEVELS[level] if level and composition.captain is Seat.AI else None
     for_you = composition.agent is Seat.HUMAN
     captain = (HumanCaptain(terminal) if composition.captain is Seat.HUMAN
-               else AICaptain(ai.captain(not for_you, level=strength, for_you=for_you)))
+               else AICaptain(ai.captain(not for_you, level=strength, for_you=for_you,
+                                         person=person if for_you else None)))
     if composition.agent is Seat.HUMAN:
         agent = HumanAgent(terminal)
-    else:   # a person's clues are read by the model of people (models/people.py)
-        agent = AIAgent(ai.people_agent() if composition.captain is Seat.HUMAN else ai.agent(level=strength))
+    elif composition.captain is Seat.HUMAN:   # a person's clues, read as people (models/people.py) mean them
+        agent = AIAgent(ai.people_agent(person=person))
+    else:
+        agent = AIAgent(ai.agent(level=strength))
     label = f"{composition} ({level})" if strength else str(composition)
     return Team(color, captain, agent, label=label)

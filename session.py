@@ -1,5 +1,6 @@
 """A session at the console: who plays (the flags, or the prompts at the start), the AI they
-need, then games, each logged, until the players have had enough."""
+need, then games, each logged, until the players have had enough. A person who plays alongside
+the AI is learnt as they play (models/person.py), and kept under their name (profiles.py)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import numpy as np
 
 from board import BLUE, RED, Board, Color, game_rngs
 from cli import load_ai
-from common import BOARD_WORDS_PATH, append_line, load_words, warn
+from common import BOARD_WORDS_PATH, COMMAND, append_line, interactive, load_words, warn
 from engine import Event, Game, RuleError, TurnStarted
 from model import AI, DEFAULT_LEVEL, LEVELS
-from players import COMPOSITIONS, Composition, Seat, make_team
+from players import COMPOSITIONS, Composition, Learning, Seat, make_team
+from profiles import GUEST, NOBODY, Player, Profiles, player_name
 from prompts import QuitGame, read_line
 from renderer import RULES, ConsoleTerminal, Renderer
 
@@ -23,6 +25,12 @@ TEAM_QUESTION = """Who plays? Each team is captain:agent, each human or ai: ai:h
 gives the hints and you guess; human:ai, you give hints and the AI guesses; human:human,
 two people share the screen. auto is a solo opponent that turns over one of its own cards
 each turn. Type help for the rules, quit to leave."""
+
+NAME_PROMPT = f"Your name, so the AI can learn how you play ({GUEST}: keep nothing) [{{default}}]> "
+NAME_QUESTION = """The AI learns how you play: how you read its hints, and what you mean by yours.
+With a name it keeps what it learnt in {folder}/NAME.json, on this computer only, and
+starts from there next time ({command} player show NAME says what it has learnt, player forget
+NAME deletes it). guest: it learns for this session only and keeps nothing. Type quit to leave."""
 
 # What an empty answer chooses: a person guesses for red against an AI team.
 DEFAULT_TEAMS = {RED: Composition(Seat.AI, Seat.HUMAN), BLUE: Composition(Seat.AI, Seat.AI)}
@@ -51,6 +59,23 @@ class Lineup:
     def agents(self, seat: Seat) -> set[Color]:
         """The colours whose agent plays from `seat`."""
         return {color for color, c in self.teams.items() if c.agent is seat}
+
+    @property
+    def partner(self) -> bool:
+        """Whether one person plays alongside the AI (ai:human or human:ai) and no one else plays:
+        the person the AI learns. (People on both teams: whose choices would they be?)"""
+        teams = [c for c in self.teams.values() if c.people]
+        return len(teams) == 1 and teams[0].ai
+
+    @property
+    def guessing(self) -> set[Color]:
+        """The colours where a person guesses the AI captain's hints."""
+        return self.captains(Seat.AI) & self.agents(Seat.HUMAN)
+
+    @property
+    def giving(self) -> set[Color]:
+        """The colours where a person gives hints to the AI's agent."""
+        return self.captains(Seat.HUMAN) & self.agents(Seat.AI)
 
 
 # --- the prompts at the start ---------------------------------------------------------------
@@ -92,6 +117,42 @@ def ask_level() -> str:
         print("\n".join(level.help() for level in LEVELS.values()))
 
 
+def ask_name(profiles: Profiles) -> str:
+    """Ask who plays alongside the AI: a name, or GUEST; Enter takes the name of the last
+    player (a guest when there was none), so that a returning player only presses Enter."""
+    default = profiles.last() or GUEST
+    while True:
+        answer = ask_line(NAME_PROMPT.format(default=default))
+        if answer in ("quit", "exit", "q"):
+            raise QuitGame
+        if answer in ("help", "?"):
+            print(NAME_QUESTION.format(folder=profiles.folder, command=COMMAND))
+            continue
+        if answer in ("", GUEST, NOBODY):
+            return answer or default
+        try:
+            return player_name(answer)
+        except ValueError as error:
+            print(error)
+
+
+def who_learns(args: argparse.Namespace, lineup: Lineup, profiles: Profiles) -> str | None:
+    """Who the AI learns this session: a name, GUEST, or None (`--player none`, or nobody plays
+    alongside it). Without --player, a person at a terminal is asked; a piped or scripted
+    session plays as a guest, and so writes nothing. A name is remembered for the next prompt."""
+    if not lineup.partner:
+        if args.player not in (None, NOBODY):
+            warn(f"--player {args.player} is not used: the AI learns one person who plays alongside "
+                 "it (ai:human or human:ai), no one else playing")
+        return None
+    name = args.player or (ask_name(profiles) if interactive() else GUEST)
+    if name == NOBODY:
+        return None
+    if name != GUEST:
+        profiles.remember_last(name)
+    return name
+
+
 def again() -> bool:
     """Ask whether to play another game until the answer is yes or no; the input closing is no."""
     try:
@@ -126,6 +187,8 @@ def who_plays(args: argparse.Namespace) -> Lineup:
 def play(args: argparse.Namespace) -> int:
     """Set up the teams, then play games until the players have had enough; the exit code."""
     lineup = who_plays(args)
+    profiles = Profiles(args.profiles)
+    name = who_learns(args, lineup, profiles)
     if lineup.needs_ai:
         import download  # only a game that may offer the download loads it
 
@@ -140,10 +203,11 @@ def play(args: argparse.Namespace) -> int:
 
         print("Getting the AI agent ready to read any hint...")
         datasets.warm_up(ai.weights)   # so that the first hint outside the vocabulary does not stall
+    player = None if name is None else Player.meet(name, ai, profiles)
     seed = args.seed
     while True:
         seed = fresh_seed() if seed is None else seed
-        code, finished = play_game(args, lineup, ai, seed)
+        code, finished = play_game(args, lineup, ai, seed, player)
         if code or not finished or not lineup.people or not again():
             return code
         seed = seed + 1 if args.seed is not None else None
@@ -160,25 +224,30 @@ def new_board(words_file: Path | None, rng: np.random.Generator) -> Board:
     return Board.random(words, rng)
 
 
-def play_game(args: argparse.Namespace, lineup: Lineup, ai: AI | None, seed: int) -> tuple[int, bool]:
-    """One game: (exit code, whether it was played to its end)."""
+def play_game(args: argparse.Namespace, lineup: Lineup, ai: AI | None, seed: int,
+              player: Player | None = None) -> tuple[int, bool]:
+    """One game: (exit code, whether it was played to its end). What the AI learnt of the `player`
+    is kept after it, finished or not."""
     board_rng, play_rng = game_rngs(seed)
     try:
         board = new_board(args.words, board_rng)
     except (OSError, ValueError) as error:
         warn(f"cannot deal a board: {error}")
         return 2, False
-    game, renderer = set_up(args, lineup, ai, board, play_rng, seed)
+    game, renderer = set_up(args, lineup, ai, board, play_rng, seed, player)
     try:
         return run(game, renderer)
     finally:
         if not args.no_log:
             log_game(args.log, game.record())
+        if player is not None:
+            player.save()
 
 
 def set_up(args: argparse.Namespace, lineup: Lineup, ai: AI | None, board: Board,
-           rng: np.random.Generator, seed: int) -> tuple[Game, Renderer]:
-    """The game on `board` and the renderer that tells it.
+           rng: np.random.Generator, seed: int, player: Player | None = None) -> tuple[Game, Renderer]:
+    """The game on `board` and the renderer that tells it; the AI plays with the `player` as it
+    has learnt them, and learns from their every turn.
 
     Nobody may see the key while a person guesses: no spectator's board, and what the AI meant
     (with --explain, why) only once the turn is over, the cards still face down unnamed.
@@ -188,10 +257,13 @@ def set_up(args: argparse.Namespace, lineup: Lineup, ai: AI | None, board: Board
     terminal = ConsoleTerminal(renderer, hot_seat=guessing and bool(lineup.captains(Seat.HUMAN)))
     if ai is not None:
         ai.weights.add_words(board.words)
-    teams = {color: make_team(color, composition, ai, terminal, lineup.level)
+    person = None if player is None else player.person
+    teams = {color: make_team(color, composition, ai, terminal, lineup.level, person)
              for color, composition in lineup.teams.items()}
     game = Game(board, teams, rng=rng, seed=seed)
     game.listeners.append(renderer.on_event)
+    if person is not None:
+        game.listeners.append(Learning(person, guessing=lineup.guessing, giving=lineup.giving))
     if not guessing:
         prompted = lineup.captains(Seat.HUMAN)
         game.listeners.append(lambda event: spectate(event, board, prompted, renderer))

@@ -50,12 +50,15 @@ def negative_log_likelihood(beta: np.ndarray, data: Choices, l2: float,
 
 
 def fit(data: Choices, l2: float, lower: np.ndarray | None = None,
-        prior: np.ndarray | None = None) -> np.ndarray:
+        prior: np.ndarray | None = None, start: np.ndarray | None = None) -> np.ndarray:
     """The coefficients (per unit of the features given) that maximise the penalised likelihood,
-    each at least its `lower` bound (-inf: free), pulled towards `prior` (zero when None)."""
+    each at least its `lower` bound (-inf: free), pulled towards `prior` (zero when None); the
+    search starts from `start` (default the prior)."""
     from scipy.optimize import minimize  # 0.8 s to import: only a fit pays it, never a start
 
-    start = np.zeros(data.values.shape[2]) if prior is None else prior.astype(float)
+    if start is None:
+        start = np.zeros(data.values.shape[2]) if prior is None else prior
+    start = np.asarray(start, dtype=float)
     if lower is not None:
         start = np.maximum(start, np.where(np.isfinite(lower), lower, start))
     bounds = None if lower is None else [(b if np.isfinite(b) else None, None) for b in lower]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.likelihood import Choices, fit, monotone_bounds, negative_log_likelihood, scales
+from models.likelihood import FREQUENCY, Choices, fit, monotone_bounds, negative_log_likelihood, scales
 from models.people import PeopleModel, parse_feature
 
 # The families of sources a person may lean on, each reading's family, and how a person says it.
@@ -33,8 +33,29 @@ FAMILY_OF = {"sbert": "meaning", "fasttext": "meaning", "double_link": "books",
              "association": "norms", "eat": "norms", "phrases": "phrases"}
 SAID = {"meaning": "closeness in meaning", "books": "words found together in books",
         "norms": "the first word a clue brings to mind", "phrases": "phrases and compound words"}
+# An expert reads by one family (and the card's frequency): phrases first, meaning where none.
+EXPERT_READINGS = {"meaning": {"sbert", "fasttext"}, "norms": {"association", "eat"},
+                   "phrases": {"phrases", "sbert"}, "books": {"double_link", "word_collocations",
+                                                            "sentence_collocations"}}
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
+# A family a person leans on at this share of people's or less, over this many choices, is one
+# they do not read by (`Person.unused`).
+LEAN_AWAY, SURE_AFTER = 0.25, 30
+NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
+
+
+def expert_features(names: Sequence[str]) -> dict[str, np.ndarray]:
+    """Each expert's features among a model's (a mask), for the experts whose family is there.
+    The phrases expert reads a phrase's raw link and SBERT's only: a phrase first, else meaning."""
+    parsed = [parse_feature(name) for name in names]
+    out = {}
+    for family, readings in EXPERT_READINGS.items():
+        if not any(reading in readings and FAMILY_OF[reading] == family for reading, _ in parsed):
+            continue
+        out[family] = np.array([reading == FREQUENCY or (reading in readings and (
+            family != "phrases" or context is None)) for reading, context in parsed])
+    return out
 
 
 @dataclass(frozen=True)
@@ -104,13 +125,15 @@ class Bayes:
     def __init__(self, strength: float = 3.0):
         self.strength = strength
 
-    def __call__(self, model: PeopleModel, prior: np.ndarray, data: Choices) -> np.ndarray:
+    def __call__(self, model: PeopleModel, prior: np.ndarray, data: Choices,
+                 start: np.ndarray | None = None) -> np.ndarray:
         if not len(data.chosen):
             return prior
         scale = scales(data.values[data.board][data.left])
         standard = Choices(data.values / scale, data.board, data.left, data.chosen, data.weight)
-        # Bounds of zero or none are the same in any unit.
-        return fit(standard, self.strength, monotone_bounds(model.features.names), prior * scale) / scale
+        # Bounds of zero or none are the same in any unit; the last fit is a good start.
+        return fit(standard, self.strength, monotone_bounds(model.features.names), prior * scale,
+                   None if start is None else start * scale) / scale
 
 
 class Experts:
@@ -124,7 +147,8 @@ class Experts:
         self.prior = prior
         self.posterior: dict[str, float] = {}
 
-    def __call__(self, model: PeopleModel, prior: np.ndarray, data: Choices) -> np.ndarray:
+    def __call__(self, model: PeopleModel, prior: np.ndarray, data: Choices,
+                 start: np.ndarray | None = None) -> np.ndarray:
         readings = {"people": prior, **{f: np.asarray(c, float) for f, c in model.fit.experts.items()}}
         shares = np.array([self.prior] + [(1 - self.prior) / max(1, len(readings) - 1)] * (len(readings) - 1))
         evidence = np.array([-negative_log_likelihood(beta, data, 0.0)[0] if len(data.chosen) else 0.0
@@ -141,60 +165,123 @@ DEFAULT_LEARNER = "bayes"
 
 class Person:
     """One person as the AI comes to know them: a model of people of their own (`model`, whose
-    coefficients move as they play), and the choices it was learnt from."""
+    coefficients move as they play), and the choices it was learnt from.
+
+    The learner's coefficients are used only while they foresee this person better than the model
+    of people does (`gain`): each new choice is read by both before it is learnt from, and the
+    log-likelihoods' difference adds up. A partner who varies at random teaches nothing, and is
+    read as people are. `learnt` resumes a person saved by `to_json` without fitting again."""
 
     def __init__(self, model: PeopleModel, learner: Bayes | Experts | None = None,
-                 choices: Sequence[Choice] = ()):
+                 choices: Sequence[Choice] = (), learnt: Mapping | None = None):
         self.model = PeopleModel(model.fit, model.features.readings)   # never the shared one
         self.prior = self.model.coefficients.astype(float)
         self.learner = learner or LEARNERS[DEFAULT_LEARNER]()
         self.choices: list[Choice] = []
         self.values: list[np.ndarray] = []
+        self.learnt, self.gain = self.prior, 0.0
         for choice in choices:
             self.remember(choice)
-        self.learn()
+        if not self.resume(learnt):
+            self.relearn()
 
     def observe(self, choice: Choice) -> None:
-        """Learn from one more choice: the model reads this person with it from now on."""
-        self.remember(choice)
-        self.learn()
-
-    def remember(self, choice: Choice) -> None:
-        if not choice.chosen:
+        """Learn from one more choice: the model reads this person with it from the next turn."""
+        if not self.remember(choice):
             return
+        last = choice_data(self.values[-1:], self.choices[-1:])
+        self.gain += (negative_log_likelihood(self.prior, last, 0.0)[0]
+                      - negative_log_likelihood(self.learnt, last, 0.0)[0])
+        self.learnt = self.learner(self.model, self.prior, self.data(), self.learnt)
+        self.use()
+
+    def remember(self, choice: Choice) -> bool:
+        """Keep a choice (the latest `KEPT`); whether it says anything (a card was chosen)."""
+        if not choice.chosen:
+            return False
         self.choices.append(choice)
         self.values.append(self.model.features([choice.clue], list(choice.face_down))[0])
         del self.choices[:-KEPT], self.values[:-KEPT]
+        return True
 
-    def learn(self) -> None:
-        """Set the model's coefficients from every choice remembered."""
+    def data(self) -> Choices:
+        return choice_data(self.values, self.choices)
+
+    def use(self) -> None:
+        """Read the person by what was learnt while it foresees them better than the prior."""
+        self.model.coefficients = np.asarray(self.learnt if self.gain > 0 else self.prior, np.float32)
+
+    def relearn(self) -> None:
+        """Learn from every choice at once; the gain, held out: two halves of the choices (alternate
+        ones), each read by what the other half taught."""
         if not self.choices:
-            self.model.coefficients = self.prior.astype(np.float32)
-            return
-        data = choice_data(self.values, self.choices)
-        self.model.coefficients = np.asarray(self.learner(self.model, self.prior, data), np.float32)
+            self.learnt, self.gain = self.prior, 0.0
+        else:
+            data, half = self.data(), np.arange(len(self.choices)) % 2
+            self.gain = 0.0
+            for fold in (0, 1):
+                taught, held = (half[data.board] != fold), (half[data.board] == fold)
+                if taught.any() and held.any():
+                    beta = self.learner(self.model, self.prior, data.subset(np.flatnonzero(taught)))
+                    scored = data.subset(np.flatnonzero(held))
+                    self.gain += (negative_log_likelihood(self.prior, scored, 0.0)[0]
+                                  - negative_log_likelihood(beta, scored, 0.0)[0])
+            self.learnt = self.learner(self.model, self.prior, data)
+        self.use()
 
-    def leanings(self) -> dict[str, float]:
-        """How much this person leans on each family of sources, against people on average (1: as
-        much; 2: twice as much): each family's standardised weight, over the prior's."""
-        if not self.values:
-            return {}
+    def resume(self, learnt: Mapping | None) -> bool:
+        """Take up what `to_json` saved, if it was learnt from these choices on these features."""
+        try:
+            if (learnt is None or learnt["features"] != list(self.model.features.names)
+                    or learnt["choices"] != len(self.choices)
+                    or len(learnt["coefficients"]) != len(self.prior)):
+                return False
+            self.learnt = np.array(learnt["coefficients"], dtype=float)
+            self.gain = float(learnt["gain"])
+        except (KeyError, TypeError, ValueError):
+            return False
+        if not np.isfinite(self.learnt).all() or not np.isfinite(self.gain):
+            self.learnt, self.gain = self.prior, 0.0
+            return False
+        self.use()
+        return True
+
+    def weights(self) -> tuple[dict[str, float], dict[str, float]]:
+        """Each family's standardised weight (its coefficients times its features' spread over the
+        cards this person has seen), in the model of people and in this person's: (prior, learnt)."""
         flat = np.concatenate([v.reshape(-1, v.shape[-1]) for v in self.values])
         spread = flat.std(axis=0)
         family = [FAMILY_OF.get(reading) for reading, _ in map(parse_feature, self.model.features.names)]
-        out = {}
+        prior, learnt = {}, {}
         for name in dict.fromkeys(f for f in family if f):
             members = np.array([f == name for f in family])
-            before = float(np.abs(self.prior[members] * spread[members]).sum())
-            after = float(np.abs(self.model.coefficients[members] * spread[members]).sum())
-            if before > 0:
-                out[name] = after / before
-        return out
+            prior[name] = float(np.abs(self.prior[members] * spread[members]).sum())
+            learnt[name] = float(np.abs(self.model.coefficients[members] * spread[members]).sum())
+        return prior, learnt
+
+    def leanings(self) -> dict[str, float]:
+        """How much this person leans on each family of sources against people on average (1: as
+        much; 2: twice as much): the family's share of the standardised weight, over its share in
+        the model of people. A person who reads every clue more surely weighs every family more,
+        and leans on none the more for it."""
+        if not self.values:
+            return {}
+        prior, learnt = self.weights()
+        total_prior, total_learnt = sum(prior.values()), sum(learnt.values())
+        return {f: (learnt[f] / total_learnt) / (prior[f] / total_prior)
+                for f in prior if prior[f] > 0 and total_learnt > 0}
+
+    def unused(self) -> set[str]:
+        """The families this person has been seen not to read by: `LEAN_AWAY` of people's share
+        or less, on `SURE_AFTER` choices or more. The captain need not fear their readings."""
+        if len(self.choices) < SURE_AFTER:
+            return set()
+        return {f for f, ratio in self.leanings().items() if ratio <= LEAN_AWAY}
 
     def describe(self) -> list[str]:
         """What the AI has learnt of this person, in plain words, a line each."""
         if not self.choices:
-            return ["Nothing yet: the AI reads you as it reads people on average."]
+            return [NOTHING_YET]
         picks = sum(c.kind == PICKS for c in self.choices)
         lines = [f"Learnt from {picks} of your readings of its hints and {len(self.choices) - picks} "
                  "of your own hints."]
@@ -205,5 +292,9 @@ class Person:
         return lines
 
     def to_json(self) -> dict:
-        return {"choices": [c.to_json() for c in self.choices]}
+        """The choices, and what was learnt from them (`resume`: a cache, never the evidence)."""
+        return {"choices": [c.to_json() for c in self.choices],
+                "learnt": {"features": list(self.model.features.names), "choices": len(self.choices),
+                           "coefficients": [round(float(c), 6) for c in self.learnt],
+                           "gain": round(self.gain, 6)}}
 

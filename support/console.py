@@ -22,6 +22,15 @@ def on_terminal() -> bool:
         return False
 
 
+def interactive() -> bool:
+    """Whether a person is at the keyboard: stdin and stdout are a terminal (a piped or scripted
+    run is never asked a question it did not answer in its flags)."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):   # replaced by an object without isatty; closed
+        return False
+
+
 def progress(iterable: Iterable[Any] | None = None, **options: Any):
     """A tqdm progress bar on stderr, drawn only on a terminal: every bar of ours is made here."""
     from tqdm import tqdm

@@ -27,6 +27,7 @@ DATA_DIR = player_folder()
 CACHE_DIR = DATA_DIR / "cache"
 SOURCES_DIR = DATA_DIR / "sources"
 GAMES_LOG_PATH = DATA_DIR / "games.jsonl"
+PLAYERS_DIR = DATA_DIR / "players"   # what the AI has learnt of each player (profiles.py)
 HINT_WORDS_PATH = PACKAGE_DATA / "hint_words_en.txt"
 BOARD_WORDS_PATH = PACKAGE_DATA / "board_words_en.txt"
 

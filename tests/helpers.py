@@ -79,6 +79,20 @@ class FakeTerminal:
         self.shown.append(captain)
 
 
+def typed(monkeypatch, *lines: str) -> None:
+    """Answer the prompts that read `input()` with these lines, then EOF."""
+    answers = iter(lines)
+
+    def answer(prompt: str = "") -> str:
+        print(prompt, end="")
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", answer)
+
+
 def run(args: list[str], stdin: str | bytes, timeout: float = 900) -> subprocess.CompletedProcess:
     """Run main.py with scripted stdin, without colour, and return the finished process.
 

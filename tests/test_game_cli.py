@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import ROOT, assert_clean, dealt_board, run
+from helpers import ROOT, assert_clean, dealt_board, run, typed
 
 from common import load_words
 
@@ -211,20 +211,6 @@ def test_a_reader_that_stops_early_ends_the_game_without_a_traceback():
 
 
 # --- the set-up prompts: issue 40's small items ----------------------------------------------
-
-
-def typed(monkeypatch, *lines: str) -> None:
-    """Answer the prompts that read `input()` with these lines, then EOF."""
-    answers = iter(lines)
-
-    def answer(prompt: str = "") -> str:
-        print(prompt, end="")
-        try:
-            return next(answers)
-        except StopIteration:
-            raise EOFError from None
-
-    monkeypatch.setattr("builtins.input", answer)
 
 
 def test_a_line_too_long_at_the_team_prompt_is_refused_not_echoed(monkeypatch, capsys):

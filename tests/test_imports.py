@@ -30,7 +30,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("initializers", "datasets"),                            # sources → matrices
     ("engine", "prompts", "players"),                        # the game and its players
     ("renderer",),                                           # drawing
-    ("cli", "duet", "download", "session"),                  # shared flags, Duet, downloads, games
+    ("cli", "duet", "download", "profiles", "session"),      # shared flags, Duet, downloads, players, games
     ("bot", "tabletop"),                                     # the parts of serve and companion
     ("protocol", "companion", "main", "__main__"),           # the game's commands
     # the lab, above the whole game: it imports the game, never the other way

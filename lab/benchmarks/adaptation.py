@@ -4,11 +4,12 @@
     python -m lab.benchmarks.adaptation --sources ../shared/datasets --tune   # tuning seeds
 
 Each simulated partner guesses in sessions of 12 games, one team alone on fresh boards (the
-competition's single-team mode: a game's score is the hints it took to win, 25 for a loss). Three
-captains give it hints: the game's captain for a person, which never adapts (`fixed`); the same
-captain planning for a model of this partner learnt as it plays (`adapting`, models/person.py),
-carried from game to game within a session; and the captain built for the partner (`oracle`:
-the expected captain simulating the partner's own reading), where the partner reads one matrix.
+competition's single-team mode: a game's score is the hints it took to win, 25 for a loss). The
+captains that give it hints: the game's captain for a person, which never adapts (`fixed`); the
+same captain planning for a model of this partner learnt as it plays (models/person.py), carried
+from game to game within a session, with the Bayes learner (`adapting`) or the experts learner
+(`experts`); and the captain built for the partner (`oracle`: the expected captain simulating the
+partner's own reading), where the partner reads one matrix.
 
 The partners read hints each their own way: one family of sources alone (`meaning`: fastText,
 `norms`: USF, `phrases`: phrases and compounds first, `books`: word collocations; each backs
@@ -41,8 +42,8 @@ from lab.evaluation.games import LOSS_SCORE, play_solo
 from lab.evaluation.loading import load_all
 from model import AI, GreedyAgent
 from models.expected import FOR_PEOPLE, ExpectedCaptain
-from models.people import PeopleAgent, PeopleReading
-from models.person import LEARNERS, Person
+from models.people import PeopleAgent
+from models.person import Bayes, Experts, Person
 from players import Learning
 
 REPORT = Path(__file__).resolve().parents[2] / "reports" / "adaptation.md"
@@ -52,7 +53,7 @@ REPORTED, TUNING = 30_000, 20_000
 FAMILY_READERS = {"meaning": "fasttext", "norms": "association", "phrases": "phrases",
                   "books": "word_collocations"}
 PARTNERS = (*FAMILY_READERS, *human_models.GUESSERS, "noisy")
-CAPTAINS = ("fixed", "adapting", "oracle")
+CAPTAINS = ("fixed", "adapting", "experts", "oracle")   # experts: adapting with the other learner
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,6 @@ class Job:
     partner: str
     captain: str
     session: int
-    learner: str = "bayes"
     strength: float = 3.0
 
 
@@ -99,16 +99,15 @@ class Lab:
             if reader is None:
                 return None
             return ExpectedCaptain(reader, (), True, max_count=FOR_PEOPLE.max_count)
-        model = person.model if person is not None else self.ai.people
-        reading = PeopleReading(self.ai.weights, model)
-        return ExpectedCaptain(reading, [reading], True, settings=FOR_PEOPLE, sight=self.ai.sight)
+        return self.ai.captain(alone=True, person=person)   # the game's captain for a person
 
     def session(self, job: Job, base: int) -> list[tuple[int, bool, bool]]:
         """(score, won, assassin) of each game of one session."""
         person = None
         if job.captain == "adapting":
-            learner = LEARNERS[job.learner]
-            person = Person(self.ai.people, learner(job.strength) if job.learner == "bayes" else learner())
+            person = Person(self.ai.people, Bayes(job.strength))
+        elif job.captain == "experts":
+            person = Person(self.ai.people, Experts())
         out = []
         for game in range(GAMES):
             seed = base + GAMES * job.session + game
@@ -160,7 +159,8 @@ def summarise(results: dict[Job, list]) -> dict[tuple[str, str], dict]:
 def markdown(table: dict, args: argparse.Namespace, seconds: float) -> str:
     lines = ["# The AI that learns its partner", "",
              f"`python -m lab.benchmarks.adaptation --sources ../shared/datasets --sessions {args.sessions}"
-             f" --learner {args.learner} --strength {args.strength}` ({seconds / 60:.0f} min on 2 cores). "
+             f"{'' if args.tier_sessions is None else f' --tier-sessions {args.tier_sessions}'}"
+             f" --strength {args.strength}` ({seconds / 60:.0f} min on 2 cores). "
              f"Seeds from {args.base}, {GAMES} games a session, one team alone; a game's score is the hints "
              f"it took to win, {LOSS_SCORE} for a loss (lower is better). Means by session, 95% intervals.",
              "", "| partner | captain | games 1-6 | games 7-12 | wins 7-12 | assassin 7-12 |",
@@ -201,9 +201,10 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sources", type=Path, required=True)
     p.add_argument("--sessions", type=int, default=6)
+    p.add_argument("--tier-sessions", type=int, help="fewer sessions for the human-model tier's "
+                   "guessers, whose foreign vectors are slow to read (default: --sessions)")
     p.add_argument("--partners", default=",".join(PARTNERS))
     p.add_argument("--captains", default=",".join(CAPTAINS))
-    p.add_argument("--learner", default="bayes", choices=list(LEARNERS))
     p.add_argument("--strength", type=float, default=3.0, help="the Bayes learner's prior precision")
     p.add_argument("--tune", action="store_true", help=f"the tuning seeds ({TUNING}), no report")
     p.add_argument("--processes", type=int, default=2)
@@ -211,9 +212,10 @@ def main(argv: list[str]) -> int:
     args.base = TUNING if args.tune else REPORTED
     started = time.perf_counter()
     LAB = Lab(args.sources)
-    jobs = [(Job(partner, captain, s, args.learner, args.strength), args.base)
+    jobs = [(Job(partner, captain, s, args.strength), args.base)
             for partner in args.partners.split(",") for captain in args.captains.split(",")
-            for s in range(args.sessions)]
+            for s in range(args.tier_sessions if partner in human_models.GUESSERS
+                           and args.tier_sessions is not None else args.sessions)]
     results = {}
     with multiprocessing.get_context("fork").Pool(args.processes) as pool:
         for job, games in pool.imap_unordered(run_job, jobs):

@@ -28,6 +28,7 @@ import numpy as np
 from lab.evaluation.human_duet import CLUE_FILE, GUESS_FILE, Turn, folder, read_turns
 from models.likelihood import Choices, fit, monotone_bounds, negative_log_likelihood, scales
 from models.people import PEOPLE_PATH, Features, Fit, PeopleModel
+from models.person import expert_features
 from models.weights import Weights
 
 REPORT_PATH = Path(__file__).resolve().parents[2] / "reports" / "people_model.md"
@@ -282,7 +283,9 @@ def fit_variants(sources: Path, signals: Mapping[str, float],
                  f"log-likelihood of a first click {held['log_likelihood']:.3f} "
                  f"(uniform {held['uniform']:.3f})")
         say(f"{name}: {about}; penalties chosen {penalties}")
-        fitted = Fit(name, tuple(names), tuple(float(b) for b in beta), l2, about)
+        experts = fit_experts(turns, values, names, signals, lower)
+        say(f"{name}: experts {', '.join(experts)}")
+        fitted = Fit(name, tuple(names), tuple(float(b) for b in beta), l2, about, experts)
         out.append(fitted.to_json())
         probe = phrase_probe(PeopleModel(fitted, readings), readings["phrases"]) \
             if "phrases" in readings else None
@@ -291,6 +294,34 @@ def fit_variants(sources: Path, signals: Mapping[str, float],
                       "(Shaikh et al., 2023); coefficients only, fitted by lab/evaluation/people_fit.py",
             "signals": dict(signals), "record_sha256": record_checksum(sources), "variants": out,
             }, report
+
+
+def fit_experts(turns: Sequence[Turn], values: np.ndarray, names: Sequence[str],
+                signals: Mapping[str, float], lower: np.ndarray) -> dict[str, tuple[float, ...]]:
+    """Each expert of a variant (models/person.py: a model of people on one family of sources)
+    fitted on the whole record, its coefficients over the variant's features (zero elsewhere)."""
+    out = {}
+    for family, mask in expert_features(names).items():
+        beta, _ = fit_penalised(turns, values[..., mask], signals, np.ones(len(turns), dtype=bool),
+                                lower=lower[mask])
+        full = np.zeros(len(names))
+        full[mask] = beta
+        out[family] = tuple(float(b) for b in full)
+    return out
+
+
+def add_experts(sources: Path, path: Path, signals: Mapping[str, float]) -> None:
+    """Fit the experts of every variant in `path` and write them in, the rest as it was."""
+    turns = list(read_turns(sources))
+    readings = readings_at_hand(sources)
+    model = json.loads(path.read_text(encoding="utf-8"))
+    for variant in model["variants"]:
+        names = variant["features"]
+        values = turn_values(turns, Features(names, readings))
+        variant["experts"] = {f: [round(c, 6) for c in beta] for f, beta in
+                              fit_experts(turns, values, names, signals, lower_bounds(names)).items()}
+        print(f"{variant['name']}: experts {', '.join(variant['experts'])}", flush=True)
+    path.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -342,8 +373,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--picks", type=float, default=SIGNALS["picks"], help="weight of the guessers' clicks")
     p.add_argument("--report", type=Path, default=REPORT_PATH,
                    help="the report (default reports/people_model.md)")
+    p.add_argument("--experts-only", action="store_true",
+                   help="fit only the experts of the variants in --out (models/person.py) and write them in")
     args = p.parse_args(argv)
-    model, fitted = fit_variants(args.sources, {"targets": args.targets, "picks": args.picks})
+    signals = {"targets": args.targets, "picks": args.picks}
+    if args.experts_only:
+        add_experts(args.sources, args.out, signals)
+        return 0
+    model, fitted = fit_variants(args.sources, signals)
     args.out.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
     page = markdown(fitted, "python -m lab.evaluation.people_fit --sources DIR")
     args.report.write_text(page, encoding="utf-8")

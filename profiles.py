@@ -1,0 +1,344 @@
+"""Players' profiles: what the AI has learnt of each person who plays alongside it, kept between
+sessions in data/players/NAME.json (installed: the user's data folder), and `python main.py player`,
+which lists, shows and forgets them. Local only: nothing here is ever sent anywhere.
+
+A profile keeps the choices a person made (models/person.py); the coefficients learnt from them are
+kept beside them only as a cache: on other matrices, or with other choices, the AI learns the
+person again from the choices, so a profile outlives a change of datasets. A file that is not a
+profile this game reads (corrupt, another program's, a newer version's) gets one line, is moved
+aside to NAME.json.corrupt, and the player starts afresh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cli import Command, add_ai_arguments
+from common import COMMAND as PROGRAM
+from common import PLAYERS_DIR, atomic_write_bytes, warn
+from model import AI, KEPT, NOTHING_YET, Choice, Person
+
+FORMAT, VERSION = "codenames-player", 1
+GUEST = "guest"    # learnt within the session only, kept nowhere
+NOBODY = "none"    # not learnt at all
+LAST = "last"      # the file in the players' folder naming who played last: the prompt's default
+NAME = re.compile(r"[^\W_][\w-]{0,31}")   # a letter or digit, then letters, digits, - and _: 32 at most
+NAME_RULE = "letters, digits, - and _, starting with a letter or digit, at most 32"
+
+
+def player_name(text: str) -> str:
+    """A player's name, in lower case (names are case-insensitive, as the file names are);
+    ValueError says what a name may be. `guest` and `none` are not names."""
+    name = text.strip().lower()
+    if not NAME.fullmatch(name):
+        raise ValueError(f"{text.strip()!r} is not a player's name: use {NAME_RULE}")
+    if name in (GUEST, NOBODY):
+        raise ValueError(f"{name!r} means no profile: choose another name")
+    return name
+
+
+def is_name(text: str) -> bool:
+    """Whether `text` is a player's name as the files are named (in lower case)."""
+    try:
+        return player_name(text) == text
+    except ValueError:
+        return False
+
+
+def player_flag(text: str) -> str:
+    """`--player` as an argparse type: a name, `guest` or `none`."""
+    if text.strip().lower() in (GUEST, NOBODY):
+        return text.strip().lower()
+    try:
+        return player_name(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+# --- the store ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Profiles:
+    """The players' profiles in one folder (default data/players/), a file each."""
+
+    folder: Path = PLAYERS_DIR
+
+    def path(self, name: str) -> Path:
+        return self.folder / f"{name}.json"
+
+    def exists(self, name: str) -> bool:
+        return self.path(name).is_file()
+
+    def load(self, name: str) -> list[Choice]:
+        """The choices kept for `name` (the latest KEPT); none without a profile, or with a file
+        that is not one (it gets a line on stderr and is moved aside, so that nothing is lost)."""
+        path = self.path(name)
+        try:
+            return read_file(path)[-KEPT:]
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError, RecursionError) as error:
+            aside = set_aside(path)
+            kept = f"the file is kept as {aside.name}" if aside else "the file could not be moved aside"
+            warn(f"{path} is not a player's profile this game can read ({error}): {name} starts "
+                 f"afresh; {kept}")
+            return []
+
+    def learnt(self, name: str) -> Mapping | None:
+        """What was learnt from `name`'s choices when they were saved (a cache: models/person.py
+        `Person.resume` checks it against the choices, and learns again if it does not match)."""
+        try:
+            data = json.loads(self.path(name).read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return None
+        return data.get("learnt") if isinstance(data, Mapping) else None
+
+    def save(self, name: str, person: Person) -> None:
+        """Keep what the AI has learnt of `name`: written whole or not at all (OSError when it
+        cannot be). A choice a line, so that a person can read the file."""
+        data = {"format": FORMAT, "version": VERSION, "name": name, **person.to_json()}
+        atomic_write_bytes(self.path(name), readable_json(data).encode("utf-8"))
+
+    def forget(self, name: str) -> list[Path]:
+        """Delete `name`'s profile and the files of theirs set aside; the files deleted."""
+        gone = []
+        for path in [self.path(name), *sorted(self.folder.glob(f"{name}.json.corrupt*"))]:
+            if path.is_file():
+                path.unlink()
+                gone.append(path)
+        if self.last() == name:
+            (self.folder / LAST).unlink(missing_ok=True)
+        return gone
+
+    def names(self) -> list[str]:
+        """The players with a profile, by name (a file named otherwise is no one's)."""
+        return sorted(p.stem for p in self.folder.glob("*.json") if is_name(p.stem))
+
+    def last(self) -> str | None:
+        """Who played last (with a name), if anyone."""
+        try:
+            return player_name((self.folder / LAST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def remember_last(self, name: str) -> None:
+        """Remember who played last, the name the prompt offers next time; a folder that cannot
+        be written only costs that."""
+        try:
+            atomic_write_bytes(self.folder / LAST, f"{name}\n".encode())
+        except OSError as error:
+            warn(f"could not remember the player's name in {self.folder / LAST}: {error}")
+
+
+def readable_json(data: Mapping) -> str:
+    """JSON with a key a line, and each item of a list on a line of its own."""
+    def value(v: Any) -> str:
+        if isinstance(v, list) and v:
+            return "[\n" + ",\n".join(f"  {json.dumps(x)}" for x in v) + "\n ]"
+        return json.dumps(v)
+
+    return "{\n" + ",\n".join(f" {json.dumps(k)}: {value(v)}" for k, v in data.items()) + "\n}\n"
+
+
+def read_file(path: Path) -> list[Choice]:
+    """The choices of a profile's file; OSError, or ValueError saying why it is not one."""
+    return read_profile(json.loads(path.read_text(encoding="utf-8")))
+
+
+def read_profile(data: Any) -> list[Choice]:
+    """The choices of a profile's JSON; ValueError says why it is not one this game reads."""
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        raise ValueError("not a player's profile")
+    if data.get("version") != VERSION:
+        raise ValueError(f"version {data.get('version')!r}; this game reads version {VERSION}")
+    choices = data.get("choices")
+    if not isinstance(choices, list):
+        raise ValueError("its choices are not a list")
+    return [read_choice(entry, k) for k, entry in enumerate(choices)]
+
+
+def read_choice(entry: Any, index: int) -> Choice:
+    """One saved choice, its fields checked (a bare string would pass for a list of letters)."""
+    words = isinstance(entry, Mapping) and all(
+        isinstance(entry.get(key), list) and all(isinstance(w, str) for w in entry[key])
+        for key in ("face_down", "chosen"))
+    if not (words and isinstance(entry.get("clue"), str) and isinstance(entry.get("kind", ""), str)):
+        raise ValueError(f"choice {index + 1} is not one")
+    try:
+        return Choice.from_json(entry)
+    except ValueError as error:
+        raise ValueError(f"choice {index + 1}: {error}") from None
+
+
+def set_aside(path: Path) -> Path | None:
+    """Move a file that cannot be read to NAME.json.corrupt (.corrupt.2 ... when that is taken);
+    where it went, or None when it could not be moved."""
+    for k in range(1, 100):
+        aside = path.with_name(f"{path.name}.corrupt" + (f".{k}" if k > 1 else ""))
+        if not aside.exists():
+            try:
+                path.replace(aside)
+            except OSError:
+                return None
+            return aside
+    return None
+
+
+# --- the player of a session ----------------------------------------------------------------
+
+
+@dataclass
+class Player:
+    """The person the AI plays alongside in a session, as it learns them: kept under `name` in
+    `profiles`, or a guest's (`profiles` None), learnt for the session only."""
+
+    name: str
+    person: Person
+    profiles: Profiles | None = None
+
+    @classmethod
+    def meet(cls, name: str, ai: AI, profiles: Profiles, say: Callable[[str], None] = print) -> Player:
+        """The player called `name` (or GUEST), learnt from their profile; one line says who the AI
+        plays with and what it knows of them."""
+        if name == GUEST:
+            say("Playing as a guest: the AI learns how you play for this session only.")
+            return cls(name, Person(ai.people))
+        choices = profiles.load(name)
+        person = Person(ai.people, choices=choices, learnt=profiles.learnt(name))
+        if person.choices:
+            say(f"Welcome back, {name}: the AI has learnt from {len(person.choices)} of your choices.")
+        else:
+            say(f"Welcome, {name}: the AI learns how you play as you go, and keeps it in "
+                f"{profiles.path(name)} (on this computer only).")
+        return cls(name, person, profiles)
+
+    def save(self) -> None:
+        """Keep what the AI has learnt (a guest's: nothing); a file that cannot be written gets a
+        line, and the game goes on."""
+        if self.profiles is None:
+            return
+        try:
+            self.profiles.save(self.name, self.person)
+        except OSError as error:
+            warn(f"could not keep what the AI learnt of {self.name} in {self.profiles.path(self.name)}: "
+                 f"{error}")
+
+
+# --- python main.py player ------------------------------------------------------------------
+
+
+SUMMARY = "what the AI has learnt of each player: list, show, forget"
+
+DESCRIPTION = """What the AI has learnt of each person who plays alongside it, kept in data/players/NAME.json
+(installed: the user's data folder) and never sent anywhere. The game asks for a name at the
+start of a session in a terminal (or take --player NAME); a guest is learnt for the session only."""
+
+EPILOG = f"""examples:
+  {PROGRAM} player list            who has a profile
+  {PROGRAM} player show alice      what the AI has learnt of alice, in plain words
+  {PROGRAM} player forget alice    delete it: the AI reads alice as people on average again"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """`list`, `show NAME` (with the AI's flags: it reads the choices as the game would) and `forget NAME`."""
+    actions = p.add_subparsers(dest="action", title="actions", metavar="ACTION")
+    listing = actions.add_parser("list", help="the players with a profile")
+    show = actions.add_parser("show", help="what the AI has learnt of a player, in plain words")
+    forget = actions.add_parser("forget", help="delete a player's profile")
+    for action in (show, forget):
+        action.add_argument("name", type=player_flag, metavar="NAME", help="the player's name")
+    add_ai_arguments(show)
+    for action in (listing, show, forget):
+        add_profiles_argument(action)
+
+
+def add_profiles_argument(p: argparse._ActionsContainer) -> None:
+    """`--profiles DIR`: where the profiles are (the tests' own folder)."""
+    p.add_argument("--profiles", type=Path, default=PLAYERS_DIR, metavar="DIR",
+                   help="the folder of players' profiles (default data/players/)")
+
+
+def run(args: argparse.Namespace, load_ai: Callable[[argparse.Namespace], AI] | None = None,
+        out: Callable[[str], None] = print) -> int:
+    """Run `player ACTION`; `load_ai(args)` may be given (tests), else the flags build the AI."""
+    action = getattr(args, "action", None)
+    profiles = Profiles(getattr(args, "profiles", PLAYERS_DIR))
+    if action == "show":
+        return show(args.name, profiles, lambda: (load_ai or default_ai)(args), out)
+    if action == "forget":
+        return forget(args.name, profiles, out)
+    return listing(profiles, out)
+
+
+def default_ai(args: argparse.Namespace) -> AI:
+    from cli import load_ai
+
+    return load_ai(args)
+
+
+def missing(action: str, name: str, profiles: Profiles) -> int:
+    warn(f"{PROGRAM} player {action}: no player named {name!r} in {profiles.folder}/ "
+         f"({PROGRAM} player list names them)")
+    return 1
+
+
+def show(name: str, profiles: Profiles, ai: Callable[[], AI], out: Callable[[str], None] = print) -> int:
+    """What the AI has learnt of `name`, in plain words (the AI is built only when there is something
+    to read); exit status 1 when they have no profile."""
+    if name in (GUEST, NOBODY) or not profiles.exists(name):
+        return missing("show", name, profiles)
+    choices = profiles.load(name)
+    out(f"{name} ({profiles.path(name)}):")
+    person = Person(ai().people, choices=choices, learnt=profiles.learnt(name)) if choices else None
+    lines = person.describe() if person is not None else [NOTHING_YET]
+    for line in lines:
+        out(f"  {line}")
+    return 0
+
+
+def forget(name: str, profiles: Profiles, out: Callable[[str], None] = print) -> int:
+    """Delete `name`'s profile, and say so; exit status 1 when there was none."""
+    if name in (GUEST, NOBODY) or not (gone := profiles.forget(name)):
+        return missing("forget", name, profiles)
+    out(f"Forgot {name}: deleted {', '.join(map(str, gone))}. The AI reads {name} as people on "
+        "average again.")
+    return 0
+
+
+def listing(profiles: Profiles, out: Callable[[str], None] = print) -> int:
+    """The players with a profile, how many choices each, and who played last."""
+    names = profiles.names()
+    if not names:
+        out(f"No player has a profile in {profiles.folder}/ yet: the game asks for a name when you "
+            "play alongside the AI.")
+        return 0
+    out(f"Players in {profiles.folder}/:")
+    last = profiles.last()
+    width = max(map(len, names))
+    for name in names:
+        out(f"  {name:<{width}}  {describe_file(profiles.path(name))}" + ("  (played last)" * (name == last)))
+    return 0
+
+
+def describe_file(path: Path) -> str:
+    """How many choices a profile holds, or why it cannot be read (listing moves nothing aside)."""
+    try:
+        choices = read_file(path)
+    except (OSError, ValueError, RecursionError) as error:
+        return f"cannot be read ({error})"
+    return f"{len(choices)} choice{'s' * (len(choices) != 1)}"
+
+
+def main(argv: Sequence[str]) -> int:
+    """`python main.py player ARGV`."""
+    return COMMAND.main(argv)
+
+
+COMMAND = Command("player", SUMMARY, DESCRIPTION, add_arguments, run, EPILOG)

@@ -1,0 +1,141 @@
+"""A person the AI learns as they play (models/person.py): the choices, the two learners, what it
+says it has learnt, and the listener that teaches it during a game."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import ScriptedAgent, ScriptedCaptain
+
+from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Card
+from engine import Game, Team
+from model import Hint, Weights
+from models.people import Fit, PeopleModel
+from models.person import PICKS, TARGETS, Bayes, Choice, Experts, Person, expert_features
+from players import Learning
+
+rng = np.random.default_rng(0)
+CARDS = tuple(f"card{chr(97 + k // 26)}{chr(97 + k % 26)}" for k in range(40))   # cardaa, cardab, ...
+CLUES = tuple(f"clue{chr(97 + k // 26)}{chr(97 + k % 26)}" for k in range(60))
+# Two ways of reading the same clues that disagree: meaning and the norms.
+MEANING = rng.random((len(CLUES), len(CARDS))).astype(np.float32)
+NORMS = rng.random((len(CLUES), len(CARDS))).astype(np.float32) ** 4
+FEATURES = ("sbert", "association", "zipf")
+FIT = Fit("planted", FEATURES, (8.0, 1.0, 0.0),
+          experts={"meaning": (8.0, 0.0, 0.0), "norms": (0.0, 12.0, 0.0)})
+
+
+def readings() -> dict[str, Weights]:
+    sbert = Weights("sbert", CLUES, CARDS, MEANING)
+    return {"sbert": sbert, "association": Weights("association", CLUES, CARDS, NORMS, backoff=sbert)}
+
+
+def people() -> PeopleModel:
+    return PeopleModel(FIT, readings())
+
+
+def norms_reader_picks(clue: int, face_down: np.ndarray, n: int = 2) -> tuple[str, ...]:
+    """A person who reads by the norms alone: the cards with the strongest association, in order."""
+    order = face_down[np.argsort(-NORMS[clue, face_down])]
+    return tuple(CARDS[k] for k in order[:n])
+
+
+def planted_choices(count: int, seed: int = 1) -> list[Choice]:
+    draw = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        clue, face_down = int(draw.integers(len(CLUES))), draw.choice(len(CARDS), 12, replace=False)
+        picks = norms_reader_picks(clue, face_down)
+        out.append(Choice(CLUES[clue], tuple(CARDS[k] for k in face_down), picks))
+    return out
+
+
+def agreement(model: PeopleModel, choices: list[Choice]) -> float:
+    """How often the model's first card is the person's first pick."""
+    hits = [c.face_down[int(np.argmax(model.logits([c.clue], list(c.face_down))[0]))] == c.chosen[0]
+            for c in choices]
+    return float(np.mean(hits))
+
+
+def test_a_choice_is_events_among_the_cards_face_down_or_not_meant() -> None:
+    picks = Choice("sea", ("wave", "fish", "sky"), ("fish", "wave"))
+    assert [(left.tolist(), k) for left, k in picks.events()] == [([True] * 3, 1), ([True, False, True], 0)]
+    targets = Choice("sea", ("wave", "fish", "sky"), ("fish", "wave"), TARGETS)
+    assert [(left.tolist(), k) for left, k in targets.events()] == [([False, True, True], 1),
+                                                                    ([True, False, True], 0)]
+    assert Choice.from_json(targets.to_json()) == targets
+    with pytest.raises(ValueError, match="not among"):
+        Choice("sea", ("wave",), ("moon",))
+    with pytest.raises(ValueError, match="kind"):
+        Choice("sea", ("wave",), ("wave",), "hunch")
+
+
+@pytest.mark.parametrize("learner", [Bayes(), Experts()], ids=["bayes", "experts"])
+def test_the_update_recovers_a_planted_partner_who_reads_by_the_norms(learner) -> None:
+    fresh = planted_choices(60, seed=2)
+    before = agreement(people(), fresh)
+    person = Person(people(), learner, planted_choices(40))
+    after = agreement(person.model, fresh)
+    assert before < 0.4 and after > before + 0.3, (before, after)
+    assert person.model.coefficients[1] > 2 * FIT.coefficients[1]   # it leans on the norms now
+    assert person.leanings()["norms"] > 1.25
+    if isinstance(learner, Experts):
+        assert max(learner.posterior, key=learner.posterior.get) == "norms"
+
+
+def test_the_shared_model_of_people_is_never_changed() -> None:
+    model = people()
+    Person(model, Bayes(), planted_choices(20))
+    assert model.coefficients.tolist() == list(FIT.coefficients)
+
+
+def test_no_evidence_makes_a_stronger_link_less_likely() -> None:
+    """A person who always takes the card meaning links least: the link's weight stops at zero."""
+    draw = np.random.default_rng(3)
+    choices = []
+    for _ in range(60):
+        clue, face_down = int(draw.integers(len(CLUES))), draw.choice(len(CARDS), 12, replace=False)
+        weakest = face_down[np.argmin(MEANING[clue, face_down])]
+        choices.append(Choice(CLUES[clue], tuple(CARDS[k] for k in face_down), (CARDS[weakest],)))
+    person = Person(people(), Bayes(strength=0.01), choices)
+    assert (person.model.coefficients[:2] >= 0).all()
+    assert person.model.coefficients[0] < 1.0   # what it learnt: meaning says little of this person
+
+
+def test_with_no_choices_a_person_is_read_as_people_are() -> None:
+    person = Person(people())
+    assert person.model.coefficients.tolist() == list(FIT.coefficients)
+    assert person.describe() == ["Nothing yet: the AI reads you as it reads people on average."]
+    person.observe(Choice(CLUES[0], CARDS[:5], ()))   # a turn with no card turned over says nothing
+    assert person.choices == []
+
+
+def test_what_it_has_learnt_is_said_in_plain_words() -> None:
+    lines = Person(people(), Bayes(), planted_choices(40)).describe()
+    assert lines[0] == "Learnt from 40 of your readings of its hints and 0 of your own hints."
+    assert "You follow the first word a clue brings to mind more than most people" in " ".join(lines)
+
+
+def test_the_experts_are_read_by_family_with_the_card_frequency() -> None:
+    names = ("sbert", "sbert~z", "phrases", "association~top", "zipf")
+    masks = expert_features(names)
+    assert set(masks) == {"meaning", "phrases", "norms"}
+    assert masks["phrases"].tolist() == [True, False, True, False, True]
+    assert masks["norms"].tolist() == [False, False, False, True, True]
+
+
+def test_a_game_teaches_the_person_each_turn() -> None:
+    """Where the person guesses, the cards they turned over; where they give the hints, their own
+    cards the AI turned over (what they meant, as far as the game shows)."""
+    colours = [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7
+    board = Board([Card(w, c) for w, c in zip(CARDS[:25], [*colours, ASSASSIN], strict=True)], RED)
+    person = Person(people())
+    teams = {RED: Team(RED, ScriptedCaptain(Hint(CLUES[1], 2)), ScriptedAgent(CARDS[0], CARDS[10])),
+             BLUE: Team(BLUE, ScriptedCaptain(Hint(CLUES[2], 1)), ScriptedAgent(CARDS[9], CARDS[20]))}
+    game = Game(board, teams, seed=0)
+    game.listeners.append(Learning(person, guessing={RED}, giving={BLUE}))
+    game.play_turn()
+    game.play_turn()
+    assert person.choices[0] == Choice(CLUES[1], tuple(CARDS[:25]), (CARDS[0], CARDS[10]), PICKS)
+    assert person.choices[1].kind == TARGETS and person.choices[1].chosen == (CARDS[9],)
+    assert len(person.choices[1].face_down) == 23
