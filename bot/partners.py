@@ -15,8 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from board import SIZE, Board, Color
-from model import AI, Agent, Captain, Choice, Hint, Person
-from models.person import PICKS
+from model import AI, PICKS, Agent, Captain, Choice, Hint, Person
 
 # The players kept at once; past this many, the one heard from longest ago is forgotten. Each
 # costs up to about 1 MB (a person keeps its latest 400 choices, models/person.py).
