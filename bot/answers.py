@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from board import ASSASSIN, NEUTRAL, SIZE, Board, Color
-from bot.partners import Partners, PlayerID
+from bot.partners import Partners, PlayerID, Table
 from bot.requests import (
     MAX_LINE,
     TEAM_NAMES,
@@ -44,6 +44,7 @@ class Bot:
         self.ai = ai
         self.captain = ai.captain()
         self.lone_captain = ai.captain(alone=True)   # for a team playing with no opponent
+        self.table = Table()   # the game the anonymous requests' boards belong to
         self.agent = ai.people_agent()   # a clue to guess comes from a person, or a bot like one
         self.partners = Partners(ai)     # the people a request names ("player"), as learnt
         self.seed = seed
@@ -106,6 +107,8 @@ class Bot:
         self.prepare(words)
         spelling = dict(zip(words, spelled, strict=True))
         if player is None:
+            if self.table.meet(board):   # a captain's memory (the cards it aimed at) is one game's
+                self.captain, self.lone_captain = self.ai.captain(), self.ai.captain(alone=True)
             choice = self.legal_choice(self.lone_captain if alone else self.captain, board, team, given)
             said: dict[str, Any] = {}
         else:

@@ -60,6 +60,23 @@ def partner_picks(clue: Clue, board: Board, chances: Sequence[float]) -> tuple[s
     return tuple(turned) if len(turned) == 1 else ()
 
 
+class Table:
+    """The game the boards sent belong to: its key and the cards turned over so far."""
+
+    def __init__(self) -> None:
+        self.key: dict[str, Color] = {}
+        self.revealed: frozenset[str] = frozenset()
+
+    def meet(self, board: Board) -> bool:
+        """Whether `board` starts a new game after another: other words, another key, or a card
+        turned back face down; it is this table's game from now on."""
+        key = {card.word: card.color for card in board.cards}
+        revealed = frozenset(card.word for card in board.cards if card.revealed)
+        new = bool(self.key) and (key != self.key or not self.revealed <= revealed)
+        self.key, self.revealed = key, revealed
+        return new
+
+
 class Partner:
     """One player: the person as the AI learns them (kept for the process), and the game they
     play with the bot: its board and key, the captains planning for them this game (built when
@@ -69,19 +86,15 @@ class Partner:
         self.ai = ai
         self.person = Person(ai.people)
         self.agent: Agent = ai.people_agent(person=self.person)   # keeps no game state
-        self.key: dict[str, Color] = {}
-        self.revealed: frozenset[str] = frozenset()
+        self.table = Table()
         self.captains: dict[bool, Captain] = {}
         self.last: dict[Color, Clue] = {}
 
     def meet(self, board: Board) -> None:
         """Go on with the game if `board` is its board (the same words under the same key, no
         card turned back face down); else start a new one: the person stays, the captains go."""
-        key = {card.word: card.color for card in board.cards}
-        revealed = frozenset(card.word for card in board.cards if card.revealed)
-        if key != self.key or not self.revealed <= revealed:
-            self.key, self.captains, self.last = key, {}, {}
-        self.revealed = revealed
+        if self.table.meet(board):
+            self.captains, self.last = {}, {}
 
     def captain(self, alone: bool) -> Captain:
         """This game's captain planning for the person (one for a team racing an opponent, one

@@ -604,3 +604,18 @@ def test_the_players_kept_are_bounded_the_least_recently_heard_from_forgotten():
     for player in ("bob", 3, "ann", "dee"):
         partners[player]
     assert len(partners) == 3 and "bob" not in partners and partners["ann"] is ann
+
+
+def test_an_anonymous_captain_remembers_one_game_only():
+    """The cards a captain aimed at are one game's: a new board is a new game for it too."""
+    bot = Bot(topical())
+    board = dealt(1, COMMON + RARE)
+    first = bot.handle(clue_request(board, board.words, board.starting_team))
+    assert first["ok"] and bot.captain.aims, first
+    captain = bot.captain
+    bot.handle(clue_request(board, board.words, board.starting_team))   # the same game goes on
+    assert bot.captain is captain
+    other = dealt(2, COMMON + RARE)   # the same words under another key
+    bot.handle(clue_request(other, other.words, other.starting_team))
+    assert bot.captain is not captain
+    assert set(bot.captain.aims) <= {c.word for c in other.cards if c.color is other.starting_team}
