@@ -72,8 +72,7 @@ class AI:
             return strategy(self.weights, self.plans_for, alone, **options)
         reading = PeopleReading(self.weights, self.people if person is None else person.model)
         options["max_count"] = min(options.get("max_count", settings.max_count), settings.max_count)
-        sight = self.sight if person is None else self.sight.without(person.unused())
-        return strategy(reading, [reading], alone, settings=settings, sight=sight, **options)
+        return strategy(reading, [reading], alone, settings=settings, sight=self.sight, **options)
 
     @functools.cached_property
     def sight(self) -> Sight:

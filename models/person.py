@@ -39,9 +39,6 @@ EXPERT_READINGS = {"meaning": {"sbert", "fasttext"}, "norms": {"association", "e
                                                             "sentence_collocations"}}
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
-# A family a person leans on at this share of people's or less, over this many choices, is one
-# they do not read by (`Person.unused`).
-LEAN_AWAY, SURE_AFTER = 0.25, 30
 NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
 
 
@@ -270,13 +267,6 @@ class Person:
         total_prior, total_learnt = sum(prior.values()), sum(learnt.values())
         return {f: (learnt[f] / total_learnt) / (prior[f] / total_prior)
                 for f in prior if prior[f] > 0 and total_learnt > 0}
-
-    def unused(self) -> set[str]:
-        """The families this person has been seen not to read by: `LEAN_AWAY` of people's share
-        or less, on `SURE_AFTER` choices or more. The captain need not fear their readings."""
-        if len(self.choices) < SURE_AFTER:
-            return set()
-        return {f for f, ratio in self.leanings().items() if ratio <= LEAN_AWAY}
 
     def describe(self) -> list[str]:
         """What the AI has learnt of this person, in plain words, a line each."""

@@ -14,7 +14,6 @@ strictly above every other card; a sparse one (counts, norms) must rank no other
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -67,14 +66,6 @@ class Sight:
 
     def __bool__(self) -> bool:
         return bool(self.members)
-
-    def without(self, families: set[str]) -> Sight:
-        """The same sight with no say for `families`: the readings a person is known not to use."""
-        if not families & set(self.members):
-            return self
-        narrowed = copy.copy(self)
-        narrowed.members = {f: m for f, m in self.members.items() if f not in families}
-        return narrowed
 
     def families(self, words: Sequence[str], hints: np.ndarray | None = None,
                  only: str | None = None) -> list[Family]:

@@ -12,7 +12,6 @@ from engine import Game, Team
 from model import AI, Hint, Weights
 from models.people import Fit, PeopleModel
 from models.person import PICKS, TARGETS, Bayes, Choice, Experts, Person, expert_features
-from models.sight import Sight
 from players import Learning
 
 rng = np.random.default_rng(0)
@@ -174,18 +173,6 @@ def test_a_saved_person_is_taken_up_without_fitting_again():
         Person(people(), Refuses(), planted_choices(29), saved["learnt"])
 
 
-def test_the_families_a_person_does_not_read_by_lose_their_say():
-    """A person who reads by the norms alone: meaning is no reading of theirs, and the captain's
-    sight (models/sight.py) asks it nothing."""
-    person = Person(people(), Bayes(), planted_choices(40))
-    assert person.leanings()["meaning"] <= 0.25 and person.unused() == {"meaning"}
-    assert Person(people(), Bayes(), planted_choices(10)).unused() == set()   # too few choices yet
-    sight = Sight(readings(), cards=CARDS)
-    assert set(sight.members) == {"meaning", "norms"}
-    assert set(sight.without(person.unused()).members) == {"norms"}
-    assert sight.without({"phrases"}) is sight   # no such family here: nothing to drop
-
-
 def test_the_captain_plans_for_the_person_and_the_agent_reads_them():
     ai = AI(readings()["sbert"], partners=[readings()["association"]])
     person = Person(ai.people, Bayes())
@@ -193,3 +180,4 @@ def test_the_captain_plans_for_the_person_and_the_agent_reads_them():
     assert captain.weights.model is person.model and captain.partners[0].model is person.model
     assert ai.captain(alone=True).weights.model is ai.people   # without a person: people on average
     assert ai.people_agent(person=person).model is person.model
+    assert ai.captain(alone=True, person=person).sight is ai.sight   # what every person sees, still
