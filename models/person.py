@@ -40,6 +40,8 @@ EXPERT_READINGS = {"meaning": {"sbert", "fasttext"}, "norms": {"association", "e
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
 NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
+UNSURE = ("What it learnt does not yet foresee your choices better than how people read on average: "
+          "it reads you as it reads them, for now.")
 
 
 def expert_features(names: Sequence[str]) -> dict[str, np.ndarray]:
@@ -275,6 +277,8 @@ class Person:
         picks = sum(c.kind == PICKS for c in self.choices)
         lines = [f"Learnt from {picks} of your readings of its hints and {len(self.choices) - picks} "
                  "of your own hints."]
+        if self.gain <= 0:
+            return [*lines, UNSURE]
         for family, ratio in sorted(self.leanings().items(), key=lambda item: -item[1]):
             how = ("more than most people" if ratio >= 1.25 else "less than most people" if ratio <= 0.8
                    else "about as much as most people")
