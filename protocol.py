@@ -12,6 +12,10 @@ Two requests do the work:
     {"op": "guess", "board": [25 words], "revealed": [25 booleans], "clue": "ocean", "count": 2}
     → {"ok": true, "guesses": ["wave", "ship"]}
 
+Either may name its `"player"` (a string or an integer): the bot keeps a model of that person,
+plans its clues for them and reads theirs with it, and learns their picks from the next board
+(bot/partners.py).
+
 Anything wrong with a request gets `{"ok": false, "error": "..."}` and the
 bot goes on serving.
 """
@@ -37,6 +41,8 @@ DESCRIPTION = """Serve the Codenames AI to other programs: JSON lines on stdin a
 Requests, one JSON object a line:
   {"op": "clue", "board": [25 words], "key": [25 colours], "revealed": [25 booleans], "team": "red"}
   {"op": "guess", "board": [25 words], "revealed": [25 booleans], "clue": "word", "count": 2}
+Either may add "player": ID (a string or an integer): the AI learns that person as they play,
+reading what they turned over from the next board of the same game.
 Replies, one a line, in order: {"ok": true, ...} or {"ok": false, "error": "..."}.
 The process serves until stdin closes. Full description: docs/protocol.md."""
 

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from board import ASSASSIN, NEUTRAL, SIZE, Board, Color
+from bot.partners import Partners, PlayerID, Table
 from bot.requests import (
     MAX_LINE,
     TEAM_NAMES,
@@ -22,11 +23,12 @@ from bot.requests import (
     flag,
     given_clues,
     key_colors,
+    player_id,
     revealed_flags,
     writable,
 )
 from common import normalise, progress, warn
-from model import AI, Captain, Hint, HintChoice, NoLegalHint, Weights, agent_plays, hint_problem
+from model import AI, Captain, Choice, Hint, HintChoice, NoLegalHint, Weights, agent_plays, hint_problem
 
 # Columns built on demand for unseen board words are dropped past this many (20 boards), so
 # that a server meeting endless new boards keeps a small matrix: every new column copies the
@@ -42,7 +44,9 @@ class Bot:
         self.ai = ai
         self.captain = ai.captain()
         self.lone_captain = ai.captain(alone=True)   # for a team playing with no opponent
+        self.table = Table()   # the game the anonymous requests' boards belong to
         self.agent = ai.people_agent()   # a clue to guess comes from a person, or a bot like one
+        self.partners = Partners(ai)     # the people a request names ("player"), as learnt
         self.seed = seed
         self.base_words = len(ai.weights.words)
         self.ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -80,7 +84,10 @@ class Bot:
             return {**error(f"internal error: {type(problem).__name__}: {problem}"), **echo}
 
     def clue(self, request: dict[str, Any]) -> dict[str, Any]:
-        """The captain's clue for a team on a board whose key it is told."""
+        """The captain's clue for a team on a board whose key it is told; for a `player`, the
+        clue of a captain planning for that person, learnt from the cards they turned over for
+        its last clue on this board."""
+        player = player_id(request)
         spelled, words = board_words(request)
         key = key_colors(request)
         revealed = revealed_flags(request)
@@ -89,7 +96,7 @@ class Bot:
             raise RequestError(f"'team' must be \"red\" or \"blue\", not {describe(team_name)}")
         team = TEAM_NAMES[team_name]
         given = given_clues(request)
-        captain = self.lone_captain if flag(request, "alone") else self.captain
+        alone = flag(request, "alone")
         board = Board.from_key(words, key, revealed)
         if any(card.revealed and card.color is ASSASSIN for card in board.cards):
             raise RequestError("the game is over: an assassin is revealed")
@@ -98,10 +105,30 @@ class Bot:
         if board.remaining(team) == 0:
             raise RequestError(f"no {team.value} cards left face down: {team.value} has already won")
         self.prepare(words)
-        choice = self.legal_choice(captain, board, team, given)
         spelling = dict(zip(words, spelled, strict=True))
+        if player is None:
+            if self.table.meet(board):   # a captain's memory (the cards it aimed at) is one game's
+                self.captain, self.lone_captain = self.ai.captain(), self.ai.captain(alone=True)
+            choice = self.legal_choice(self.lone_captain if alone else self.captain, board, team, given)
+            said: dict[str, Any] = {}
+        else:
+            choice, read = self.partner_clue(player, board, team, given, alone)
+            said = {"player": player}
+            if read is not None:
+                said["learnt"] = {"clue": read.clue, "picks": [spelling[w] for w in read.chosen]}
         return {"clue": choice.hint.word, "count": choice.hint.count,
-                "targets": [spelling[w] for w in choice.targets]}
+                "targets": [spelling[w] for w in choice.targets], **said}
+
+    def partner_clue(self, player: PlayerID, board: Board, team: Color, given: list[str],
+                     alone: bool) -> tuple[HintChoice, Choice | None]:
+        """The clue of the captain planning for `player`, and what was read of the player's picks
+        for its last clue on this board (bot/partners.py), learnt before choosing."""
+        partner = self.partners[player]
+        partner.meet(board)
+        read = partner.read(board, team)
+        choice = self.legal_choice(partner.captain(alone), board, team, given)
+        partner.gave(choice.hint, board, team, alone)
+        return choice, read
 
     @staticmethod
     def legal_choice(captain: Captain, board: Board, team: Color, given: list[str]) -> HintChoice:
@@ -119,7 +146,9 @@ class Bot:
         raise RequestError("no legal clue found")
 
     def guess(self, request: dict[str, Any]) -> dict[str, Any]:
-        """The agent's guesses for a clue, in the order it would turn the cards over."""
+        """The agent's guesses for a clue, in the order it would turn the cards over; for a
+        `player`, read as that person means a clue, as learnt."""
+        player = player_id(request)
         spelled, words = board_words(request)
         revealed = revealed_flags(request)
         clue = " ".join(normalise(field(request, "clue", str)).split())
@@ -133,7 +162,9 @@ class Bot:
         self.prepare(words)
         rng = np.random.default_rng(self.seed)  # the same request always gets the same answer
         spelling = dict(zip(words, spelled, strict=True))
-        return {"guesses": [spelling[w] for w in agent_plays(self.agent, board, hint, rng)]}
+        agent = self.agent if player is None else self.partners[player].agent
+        guesses = {"guesses": [spelling[w] for w in agent_plays(agent, board, hint, rng)]}
+        return guesses if player is None else {**guesses, "player": player}
 
     def prepare(self, words: Sequence[str]) -> None:
         """Make sure the weights have a column for every board word, within a bounded matrix."""
@@ -145,11 +176,12 @@ class Bot:
 
     def warm_up(self, words: Iterable[str]) -> None:
         """Do the slow first-time work now, so that the first requests are fast too."""
-        weights = self.ai.weights
-        for word in progress(list(words), desc="serve: legality tables", unit="word", leave=False):
+        weights, words = self.ai.weights, list(words)
+        for word in progress(words, desc="serve: legality tables", unit="word", leave=False):
             weights.filter.banned(word)
         if weights.extender is not None:
             weights.extender.columns(["warm"])  # loads the embedding model
+        self.partners.warm_up(words)
 
 
 def forget_extra_words(weights: Weights, keep: int) -> None:

@@ -13,6 +13,8 @@ from model import MAX_COUNT
 COLORS = {color.value: color for color in Color}
 TEAM_NAMES = {RED.value: RED, BLUE.value: BLUE}
 MAX_LINE = 1 << 20  # characters; a longer line is refused
+MAX_PLAYER = 64     # characters of a player ID
+SAFE_INTEGER = 1 << 53   # a JSON integer beyond this is not exact in every client
 
 
 class RequestError(Exception):
@@ -78,6 +80,20 @@ def given_clues(request: dict[str, Any]) -> list[str]:
     if not all(isinstance(word, str) for word in given):
         raise RequestError("'given' must be a list of strings")
     return [normalise(word) for word in given]
+
+
+def player_id(request: dict[str, Any]) -> str | int | None:
+    """The person a request is for (optional, null: none): a string of 1-64 characters, not
+    blank, or an integer, which the bot learns as they play (bot/partners.py)."""
+    player = request.get("player")
+    if player is None:
+        return None
+    if isinstance(player, str) and player.strip() and len(player) <= MAX_PLAYER:
+        return player
+    if isinstance(player, int) and not isinstance(player, bool) and abs(player) < SAFE_INTEGER:
+        return player
+    raise RequestError(f"'player' must be a string of 1-{MAX_PLAYER} characters or an integer "
+                       f"(below 2**53 in size), not {describe(player)}")
 
 
 def flag(request: dict[str, Any], name: str) -> bool:

@@ -59,7 +59,7 @@ INITIALIZERS = (*BASE, *DOUBLE_LINK, *COMBINED)
 NOT_PLAYED = ("phrases",)
 # The first build of every corpus-made matrix (the corpus, fastText, collocations, the double
 # link, combined) on the shared Gutenberg corpus, 2 cores: the full AI 359-389 s after the first
-# game's start, fastText on every core (0041) and the double link in 12 s (0043), measured while
+# game's start, fastText on every core (0041) and the double link in 12 s (0044), measured while
 # another job loaded the cores (reports/timings.md, "The first game after the datasets arrive");
 # on idle cores about 3 minutes. What the download and the first game say.
 FIRST_BUILD_MINUTES = 6

@@ -42,7 +42,7 @@ class SbertTable(Table):
     def encode(self, words: Sequence[str]) -> np.ndarray:
         """Unit vectors of `words`: (len(words), dimensions)."""
         # The double link reads every hint's column: encoding the 10,000 hints again took
-        # 1-2 minutes of its build (docs/decisions/0043-a-faster-double-link.md).
+        # 1-2 minutes of its build (docs/decisions/0044-a-faster-double-link.md).
         known, hint_vectors = self.hint_index, self.embeddings.hint_vectors
         new = [w for w in dict.fromkeys(words) if w not in known and w not in self._encoded]
         if new:

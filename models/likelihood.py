@@ -55,6 +55,7 @@ def fit(data: Choices, l2: float, lower: np.ndarray | None = None,
     each at least its `lower` bound (-inf: free), pulled towards `prior` (zero when None); the
     search starts from `start` (default the prior)."""
     from scipy.optimize import minimize  # 0.8 s to import: only a fit pays it, never a start
+    from threadpoolctl import threadpool_limits
 
     if start is None:
         start = np.zeros(data.values.shape[2]) if prior is None else prior
@@ -62,8 +63,9 @@ def fit(data: Choices, l2: float, lower: np.ndarray | None = None,
     if lower is not None:
         start = np.maximum(start, np.where(np.isfinite(lower), lower, start))
     bounds = None if lower is None else [(b if np.isfinite(b) else None, None) for b in lower]
-    result = minimize(negative_log_likelihood, start, args=(data, l2, prior), jac=True,
-                      method="L-BFGS-B", bounds=bounds)
+    with threadpool_limits(limits=1):   # products this small lose more to threads than they gain
+        result = minimize(negative_log_likelihood, start, args=(data, l2, prior), jac=True,
+                          method="L-BFGS-B", bounds=bounds)
     return result.x
 
 

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from lab.evaluation.human_duet import HumanDataMissing, available, parse_fields, picks, read_turns
+from lab.evaluation.human_duet import (
+    HumanDataMissing,
+    available,
+    giver_of,
+    parse_fields,
+    picks,
+    read_turns,
+)
 
 HEADER = ["", "base_text", "leaning_only", "event_only", "demo_only", "personality_only",
           "all_text", "output"]
@@ -21,13 +28,15 @@ def seen(remaining, hint) -> str:
     return f"remaining: {list(remaining)!r}, hint: {hint}"
 
 
-def write(path: Path, rows: list[tuple[str, str]]) -> None:
+def write(path: Path, rows: list[tuple[str, str]], prefixes: list[str] | None = None) -> None:
+    """A task file; `prefixes` (the players' answers) go before each row's text in `all_text`."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="") as handle:
         out = csv.writer(handle)
         out.writerow(HEADER)
         for i, (text, output) in enumerate(rows):
-            out.writerow([i, text, "x", "x", "x", "x", "x", output])
+            all_text = prefixes[i] + text if prefixes else "x"
+            out.writerow([i, text, "x", "x", "x", "x", all_text, output])
 
 
 BOARD_A = ["zorp", "miv", "quell", "brask", "tunder", "felm"]
@@ -83,6 +92,18 @@ def test_a_new_black_set_starts_a_new_game_even_on_a_shrinking_board(tmp_path: P
     assert [t.game for t in read_turns(tmp_path)] == [0, 1]
 
 
+def test_a_turn_carries_its_givers_answers_to_the_survey(tmp_path: Path) -> None:
+    root = tmp_path / "human_duet"
+    clue_rows = [(giver(["felm"], [], ["zorp"]), "orbit"), (giver(["felm"], [], ["miv"]), "hush")]
+    prefixes = ["GIVER: [age: 29, openness: 3.0], GUESSER: [None, age: 27], ",
+                "GIVER: [age: 44, openness: 1.0], GUESSER: [None], "]
+    write(root / "clue_generation_task" / "val.csv", clue_rows, prefixes)
+    write(root / "generate_guess_task" / "val.csv",
+          [(seen(BOARD_A, "orbit"), "zorp"), (seen(BOARD_A[1:], "hush"), "miv")], prefixes)
+    assert [t.giver for t in read_turns(tmp_path)] == ["age: 29, openness: 3.0", "age: 44, openness: 1.0"]
+    assert giver_of("black: ['felm'], targets: ['zorp']") == ""     # a row that names no giver
+
+
 def test_a_resubmission_may_list_its_targets_in_another_order(tmp_path: Path) -> None:
     root = tmp_path / "human_duet"
     write(root / "clue_generation_task" / "val.csv",
@@ -119,6 +140,9 @@ def test_the_real_record_gives_453_turns_and_people_read_845_percent(shared_data
     assert len(turns) == 453
     first_in_targets = sum(bool(t.guesses) and t.guesses[0] in t.targets for t in turns)
     assert round(100 * first_in_targets / len(turns), 1) == 84.5
+    givers = {t.giver for t in turns}
+    assert len(givers) == 18 and "" not in givers
+    assert all(len({t.giver for t in turns if t.game == g}) == 1 for g in {t.game for t in turns})
 
 
 def test_the_tier_measures_an_agent_against_people_and_chance(record: Path) -> None:

@@ -44,8 +44,10 @@ GAME_TOP = FLOORS.index(("protocol", "companion", "main", "__main__"))   # the g
 # Each package's one public face: outside the package, its names come through it.
 FACES = {"models": "model", "initializers": "datasets", "support": "common", "bot": "protocol",
          "tabletop": "companion"}
-# Unit tests, the corpus benchmark and the fitter of the model of people read the parts themselves.
+# Unit tests, the corpus benchmark, the fitter of the model of people and what refits it (a person's
+# learner on a giver's turns) read the parts themselves.
 BEHIND_THE_FACE = ("tests.", "lab.benchmarks.", "lab.evaluation.people_fit", "lab.evaluation.human_models",
+                   "lab.evaluation.giver_adaptation",
                    "download")   # fetch's command line, imported at every start: not the whole catalog
 
 

@@ -9,9 +9,10 @@ from helpers import ScriptedAgent, ScriptedCaptain
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Card
 from engine import Game, Team
-from model import Hint, Weights
+from model import AI, Hint, Weights
 from models.people import Fit, PeopleModel
 from models.person import PICKS, TARGETS, Bayes, Choice, Experts, Person, expert_features
+from models.sight import Sight
 from players import Learning
 
 rng = np.random.default_rng(0)
@@ -139,3 +140,56 @@ def test_a_game_teaches_the_person_each_turn() -> None:
     assert person.choices[0] == Choice(CLUES[1], tuple(CARDS[:25]), (CARDS[0], CARDS[10]), PICKS)
     assert person.choices[1].kind == TARGETS and person.choices[1].chosen == (CARDS[9],)
     assert len(person.choices[1].face_down) == 23
+
+
+def test_a_partner_who_reads_as_people_do_is_read_as_people_are():
+    """The gate: what was learnt is used only while it foresees the person better than the prior;
+    a partner who picks by the model of people's own chances teaches nothing to believe."""
+    draw, model = np.random.default_rng(5), people()
+    person = Person(model, Bayes(strength=0.3))
+    for _ in range(40):
+        clue, face_down = int(draw.integers(len(CLUES))), draw.choice(len(CARDS), 12, replace=False)
+        words = [CARDS[k] for k in face_down]
+        pick = words[int(draw.choice(len(words), p=model.chances(CLUES[clue], words)))]
+        person.observe(Choice(CLUES[clue], tuple(words), (pick,)))
+    assert person.gain <= 0
+    assert person.model.coefficients.tolist() == list(FIT.coefficients)
+    assert not np.allclose(person.learnt, FIT.coefficients)   # learnt, but not believed
+
+
+def test_a_saved_person_is_taken_up_without_fitting_again():
+    person = Person(people(), Bayes(), planted_choices(30))
+    saved = person.to_json()
+
+    class Refuses(Bayes):
+        def __call__(self, *args, **kwargs):
+            raise AssertionError("fitted again")
+
+    again = Person(people(), Refuses(), [Choice.from_json(c) for c in saved["choices"]], saved["learnt"])
+    np.testing.assert_allclose(again.model.coefficients, person.model.coefficients, atol=1e-5)
+    # What was learnt from other choices, or on other features, is learnt again.
+    other = Person(people(), Bayes(), planted_choices(29), saved["learnt"])
+    assert other.learnt is not None and len(other.choices) == 29
+    with pytest.raises(AssertionError, match="fitted again"):
+        Person(people(), Refuses(), planted_choices(29), saved["learnt"])
+
+
+def test_the_families_a_person_does_not_read_by_lose_their_say():
+    """A person who reads by the norms alone: meaning is no reading of theirs, and the captain's
+    sight (models/sight.py) asks it nothing."""
+    person = Person(people(), Bayes(), planted_choices(40))
+    assert person.leanings()["meaning"] <= 0.25 and person.unused() == {"meaning"}
+    assert Person(people(), Bayes(), planted_choices(10)).unused() == set()   # too few choices yet
+    sight = Sight(readings(), cards=CARDS)
+    assert set(sight.members) == {"meaning", "norms"}
+    assert set(sight.without(person.unused()).members) == {"norms"}
+    assert sight.without({"phrases"}) is sight   # no such family here: nothing to drop
+
+
+def test_the_captain_plans_for_the_person_and_the_agent_reads_them():
+    ai = AI(readings()["sbert"], partners=[readings()["association"]])
+    person = Person(ai.people, Bayes())
+    captain = ai.captain(alone=True, person=person)
+    assert captain.weights.model is person.model and captain.partners[0].model is person.model
+    assert ai.captain(alone=True).weights.model is ai.people   # without a person: people on average
+    assert ai.people_agent(person=person).model is person.model

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color
+from bot.partners import Clue, Partners, partner_picks
 from common import board_words, hint_words
 from model import AI, FOR_PEOPLE, GreedyAgent, Hint, Weights, agent_plays, hint_problem
 from protocol import MAX_EXTRA_WORDS, Bot, forget_extra_words, serve
@@ -150,6 +152,12 @@ def bad_requests() -> dict[str, tuple[str, str]]:
         "clue empty": (json.dumps({**guess, "clue": "   "}), "'clue' must be a word"),
         "given not strings": (json.dumps({**good, "given": [3]}), "'given'"),
         "alone as text": (json.dumps({**good, "alone": "yes"}), "'alone' must be a boolean"),
+        "player a list": (json.dumps({**good, "player": ["ann"]}), "'player' must be a string"),
+        "player blank": (json.dumps({**good, "player": "  "}), "'player' must be a string"),
+        "player too long": (json.dumps({**guess, "player": "x" * 65}), "1-64 characters"),
+        "player a float": (json.dumps({**guess, "player": 1.5}), "'player'"),
+        "player true": (json.dumps({**good, "player": True}), "'player'"),
+        "player huge": (json.dumps({**good, "player": 2 ** 60}), "'player'"),
     }
     return cases
 
@@ -165,6 +173,29 @@ def test_every_error_gets_a_reply_and_the_server_keeps_serving(server, case):
     assert fragment in reply["error"], reply["error"]
     assert server.process.poll() is None
     assert server.ask({"op": "ping"}) == {"ok": True}
+
+
+def test_a_player_is_served_and_their_picks_read_from_the_next_board(server):
+    board = dealt(7)
+    spelled = mixed_case(board.words)
+    team = board.starting_team
+    first = server.ask(clue_request(board, spelled, team, player="ann"))
+    assert first["player"] == "ann" and "learnt" not in first
+    assert_good_clue({k: v for k, v in first.items() if k != "player"}, board, spelled, team)
+    guess = server.ask({"op": "guess", "board": spelled, "clue": first["clue"], "count": first["count"],
+                        "player": 7})
+    assert guess["player"] == 7
+    assert_good_guesses({k: v for k, v in guess.items() if k != "player"}, board, spelled, first["count"])
+
+    # Ann turns over the targets; the next clue for her team, on the same board, reads them.
+    for word in first["targets"]:
+        board.card(board.words[spelled.index(word)]).revealed = True
+    second = server.ask(clue_request(board, spelled, team, player="ann", given=[first["clue"]]))
+    assert second["learnt"]["clue"] == first["clue"]
+    assert sorted(second["learnt"]["picks"]) == sorted(first["targets"])
+    # Another board is another game: nothing to read.
+    other = dealt(8)
+    assert "learnt" not in server.ask(clue_request(other, other.words, other.starting_team, player="ann"))
 
 
 def test_blank_lines_are_skipped_and_a_valid_request_still_works_after_errors(server):
@@ -360,3 +391,231 @@ def test_serve_and_the_companion_take_the_same_card_words(word):
     table = companion.words_problem(words)
     assert (served is None) == (table is None)
     assert served is None or served.endswith(table)
+
+
+# --- players, learnt as they play ------------------------------------------------------------------
+# A world where the model of people reads one matrix (as it reads SBERT: sbert, its board contexts and
+# the card word's frequency), and every hint links four cards, common words and rare ones alike.
+
+COMMON = ["water", "house", "money", "music", "paper", "table", "school", "horse", "glass", "green",
+          "light", "night"]
+RARE = ["narwhal", "kelp", "quokka", "ferret", "tundra", "gazebo", "sorrel", "quince", "lichen", "plinth",
+        "zither", "ocelot", "abacus"]
+TOPICS = ("ocean", "fruit", "river", "planet", "castle", "garden", "winter", "doctor", "engine", "window",
+          "forest", "bridge", "kitchen", "island", "silver", "desert", "thunder", "pirate", "circus",
+          "temple")
+ALONE_KEY = [RED] * 9 + [NEUTRAL] * 15 + [ASSASSIN]
+
+
+def topical() -> AI:
+    rng = np.random.default_rng(0)
+    words = COMMON + RARE
+    matrix = rng.uniform(0.0, 0.25, (len(TOPICS), len(words))).astype(np.float32)
+    for row in matrix:
+        row[rng.choice(len(words), 4, replace=False)] = rng.uniform(0.5, 0.8, 4)
+    return AI(Weights("hand-made", TOPICS, tuple(words), matrix))
+
+
+def planted(ai: AI, frequency: float) -> np.ndarray:
+    """A person who reads as people do but for the card word's frequency, weighed `frequency`."""
+    beta = ai.people.coefficients.astype(float)
+    beta[list(ai.people.features.names).index("zipf")] = frequency
+    return beta
+
+
+def turn_over(ai: AI, beta: np.ndarray, board: Board, reply: dict) -> list[str]:
+    """What the planted person turns over for a clue: their likeliest card, `count` of them, up to a miss."""
+    words = board.unrevealed_words()
+    logits = ai.people.features([reply["clue"]], words)[0] @ beta
+    picks = []
+    for k in np.argsort(-logits)[:reply["count"]]:
+        picks.append(words[k])
+        board.card(words[k]).revealed = True
+        if board.card(words[k]).color is not RED:
+            break
+    return picks
+
+
+def play(bot: Bot, player, beta: np.ndarray, seed: int, turns: int = 6) -> list[tuple[dict, list[str]]]:
+    """A game alone on a fresh deal: the bot's clues for `player`, and what the planted person turned over."""
+    board = Board.from_key(list(np.random.default_rng(seed).permutation(COMMON + RARE).tolist()), ALONE_KEY)
+    played = []
+    for _ in range(turns):
+        if board.remaining(RED) == 0 or any(c.revealed and c.color is ASSASSIN for c in board.cards):
+            break
+        reply = bot.handle(clue_request(board, board.words, RED, alone=True, player=player))
+        assert reply["ok"] and reply["player"] == player, reply
+        played.append((reply, turn_over(bot.ai, beta, board, reply)))
+    return played
+
+
+def log_likelihood(model, choices) -> float:
+    """Of the choices' picks, one after another, under a model of people."""
+    total = 0.0
+    for choice in choices:
+        left = list(choice.face_down)
+        for word in choice.chosen:
+            total += float(np.log(model.chances(choice.clue, left)[left.index(word)]))
+            left.remove(word)
+    return total
+
+
+def test_the_bot_learns_a_planted_player_from_the_boards_alone():
+    bot = Bot(topical())
+    prior = bot.ai.people.coefficients.copy()
+    likes_common = planted(bot.ai, 8.0)
+    played = [turn for seed in (1, 2) for turn in play(bot, "ann", likes_common, seed)]
+    # Each clue after the first of a game reads what was turned over for the one before.
+    for (before, turned), (after, _) in zip(played, played[1:], strict=False):
+        if "learnt" in after:
+            assert after["learnt"]["clue"] == before["clue"]
+            assert sorted(after["learnt"]["picks"]) == sorted(turned)
+    assert sum("learnt" in reply for reply, _ in played) >= 6
+    person = bot.partners["ann"].person
+    learnt = person.model.coefficients
+    zipf = list(person.model.features.names).index("zipf")
+    assert not np.allclose(learnt, prior)
+    assert learnt[zipf] > prior[zipf] + 3, "the planted taste for common words was not learnt"
+    # The picks read are likelier under the learnt model than under the prior.
+    assert log_likelihood(person.model, person.choices) > log_likelihood(bot.ai.people, person.choices) + 1
+    np.testing.assert_array_equal(bot.ai.people.coefficients, prior)   # the shared model is untouched
+
+
+def test_a_players_guesses_are_read_with_what_was_learnt_of_them():
+    bot = Bot(topical())
+    for seed in (1, 2):
+        play(bot, "ann", planted(bot.ai, 8.0), seed)
+    # A clue linking a rare card a little more than a common one: people take the rare one, Ann the common.
+    words = COMMON + RARE
+    matrix = bot.ai.weights.matrix
+    row, rare, common = TOPICS.index("ocean"), words.index("narwhal"), words.index("water")
+    matrix[row, :], matrix[row, rare], matrix[row, common] = 0.1, 0.75, 0.7
+    request = {"op": "guess", "board": words, "clue": "ocean", "count": 1}
+    anonymous = bot.handle(request)
+    assert anonymous == {"ok": True, "guesses": ["narwhal"]}
+    assert bot.handle({**request, "player": "ann"}) == {"ok": True, "guesses": ["water"], "player": "ann"}
+    assert bot.handle({**request, "player": "bob"})["guesses"] == ["narwhal"]   # a stranger: people's
+    assert bot.handle(request) == anonymous
+
+
+def test_two_players_are_kept_apart():
+    bot = Bot(topical())
+    ann, bob = planted(bot.ai, 8.0), planted(bot.ai, -12.0)
+    for seed in (1, 2):   # a game each, then another, on boards of their own
+        play(bot, "ann", ann, seed)
+        play(bot, 42, bob, seed + 10)
+    zipf = list(bot.ai.people.features.names).index("zipf")
+    learnt = {p: bot.partners[p].person.model.coefficients[zipf] for p in ("ann", 42)}
+    assert learnt["ann"] > bot.ai.people.coefficients[zipf] > learnt[42], learnt
+    assert bot.partners["ann"].person is not bot.partners[42].person
+
+
+def test_interleaved_players_each_keep_their_game():
+    bot = Bot(topical())
+    first = Board.from_key(COMMON + RARE, ALONE_KEY)
+    second = Board.from_key(RARE + COMMON, ALONE_KEY)
+    ask = {p: (lambda board, p=p: bot.handle(clue_request(board, board.words, RED, alone=True, player=p)))
+           for p in ("ann", "bob")}
+    a, b = ask["ann"](first), ask["bob"](second)
+    for reply, board in ((a, first), (b, second)):
+        board.card(reply["targets"][0]).revealed = True
+    assert ask["ann"](first)["learnt"]["picks"] == [a["targets"][0]]
+    assert ask["bob"](second)["learnt"]["picks"] == [b["targets"][0]]
+
+
+def test_one_player_named_for_both_teams_is_read_for_each_team():
+    bot = Bot(topical())
+    board = Board.from_key(COMMON + RARE, [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN])
+    turns = []
+    for team in (RED, BLUE, RED, BLUE):
+        reply = bot.handle(clue_request(board, board.words, team, player="both"))
+        turns.append(reply)
+        board.card(reply["targets"][0]).revealed = True
+    assert "learnt" not in turns[0] and "learnt" not in turns[1]
+    assert turns[2]["learnt"] == {"clue": turns[0]["clue"], "picks": [turns[0]["targets"][0]]}
+    assert turns[3]["learnt"] == {"clue": turns[1]["clue"], "picks": [turns[1]["targets"][0]]}
+
+
+def test_a_new_board_starts_a_new_game_and_keeps_the_person():
+    bot = Bot(topical())
+    play(bot, "ann", planted(bot.ai, 8.0), seed=1)
+    partner = bot.partners["ann"]
+    person, learnt, captain = partner.person, partner.person.model.coefficients.copy(), partner.captain(True)
+    assert captain.partners[0].model is person.model   # the captain plans for the person as learnt
+    board = Board.from_key(COMMON + RARE, ALONE_KEY)
+    reply = bot.handle(clue_request(board, board.words, RED, alone=True, player="ann"))
+    assert "learnt" not in reply
+    assert partner.captain(True) is not captain, "a new game's captain starts afresh"
+    assert bot.partners["ann"].person is person
+    np.testing.assert_array_equal(person.model.coefficients, learnt)
+    # The same words under another key, or a card turned back face down, are a new game too.
+    board.card(reply["targets"][0]).revealed = True
+    same = partner.captain(True)
+    bot.handle(clue_request(board, board.words, RED, alone=True, player="ann"))
+    assert partner.captain(True) is same
+    board.card(reply["targets"][0]).revealed = False
+    assert "learnt" not in bot.handle(clue_request(board, board.words, RED, alone=True, player="ann"))
+    assert partner.captain(True) is not same
+    shuffled = Board.from_key(board.words, ALONE_KEY[::-1])
+    shuffled_reply = bot.handle(clue_request(shuffled, shuffled.words, RED, alone=True, player="ann"))
+    assert shuffled_reply["ok"] and "learnt" not in shuffled_reply
+
+
+def test_a_player_who_missed_at_once_racing_an_opponent_teaches_the_captain_only():
+    bot = Bot(topical())
+    board = Board.from_key(COMMON + RARE, [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN])
+    first = bot.handle(clue_request(board, board.words, RED, player="ann"))
+    captain = bot.partners["ann"].captain(False)
+    for word in ("quince", "light", "kelp"):   # her miss (a bystander), then the opponent's turn
+        board.card(word).revealed = True
+    second = bot.handle(clue_request(board, board.words, RED, player="ann", given=[first["clue"]]))
+    assert second["ok"] and "learnt" not in second
+    assert bot.partners["ann"].captain(False) is captain
+    assert {w: captain.tries.get(w) for w in first["targets"]} == dict.fromkeys(first["targets"], 1)
+    assert bot.partners["ann"].person.choices == []
+
+
+CLUE = Clue(Hint("ocean", 2), RED, tuple(SEA + OTHER), alone=False)
+KEY = [RED, RED, NEUTRAL, BLUE] + [RED] * 5 + [BLUE] * 7 + [NEUTRAL] * 8 + [ASSASSIN]
+CHANCES = np.linspace(1.0, 0.0, 25)   # SEA + OTHER, likeliest first: whale, ship, beach, wave, ...
+READINGS = {   # cards turned over since the clue → the picks read, racing an opponent / alone
+    # (none: the board cannot tell; no picks: none of the team's cards, the miss not singled out)
+    "own cards, in the likeliest order": (["ship", "whale"], ("whale", "ship"), ("whale", "ship")),
+    "own cards and a miss": (["ship", "beach"], ("ship",), ("ship", "beach")),
+    "a single miss": (["beach"], ("beach",), ("beach",)),
+    "two misses: whose?": (["beach", "wave"], (), None),
+    "more own cards than count + 1": (["carda", "ship", "cardb", "whale"], ("whale", "ship", "carda"),
+                                      ("whale", "ship", "carda")),
+    "nothing": ([], None, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(READINGS))
+def test_a_players_picks_are_read_from_the_board(case):
+    turned, racing, alone = READINGS[case]
+    board = Board.from_key(SEA + OTHER, KEY, [w in turned for w in SEA + OTHER])
+    assert partner_picks(CLUE, board, CHANCES) == racing
+    assert partner_picks(replace(CLUE, alone=True), board, CHANCES) == alone
+
+
+def test_the_players_kept_are_bounded_the_least_recently_heard_from_forgotten():
+    partners = Partners(AI(hand_made(), "cumsum", "greedy"), limit=3)
+    ann = partners["ann"]
+    for player in ("bob", 3, "ann", "dee"):
+        partners[player]
+    assert len(partners) == 3 and "bob" not in partners and partners["ann"] is ann
+
+
+def test_an_anonymous_captain_remembers_one_game_only():
+    """The cards a captain aimed at are one game's: a new board is a new game for it too."""
+    bot = Bot(topical())
+    board = dealt(1, COMMON + RARE)
+    first = bot.handle(clue_request(board, board.words, board.starting_team))
+    assert first["ok"] and bot.captain.aims, first
+    captain = bot.captain
+    bot.handle(clue_request(board, board.words, board.starting_team))   # the same game goes on
+    assert bot.captain is captain
+    other = dealt(2, COMMON + RARE)   # the same words under another key
+    bot.handle(clue_request(other, other.words, other.starting_team))
+    assert bot.captain is not captain
+    assert set(bot.captain.aims) <= {c.word for c in other.cards if c.color is other.starting_team}

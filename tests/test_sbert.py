@@ -123,7 +123,7 @@ def test_new_board_words_and_new_hints_are_one_encode_away(tmp_path, count_encod
 
 
 class EncodingEveryWord(initializers.sbert.SbertTable):
-    """SBERT's table as it was before 0043: every word encoded, the hints too."""
+    """SBERT's table as it was before 0044: every word encoded, the hints too."""
 
     def encode(self, words):
         return self.embeddings.encode(words)

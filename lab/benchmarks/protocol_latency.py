@@ -1,13 +1,16 @@
 """Latency of the bot protocol, measured as a client sees it: `python main.py serve` in a subprocess.
 
-    python -m lab.benchmarks.protocol_latency [--known N] [--unseen N] [-- serve flags ...]
+    python -m lab.benchmarks.protocol_latency [--known N] [--unseen N] [--player N] [-- serve flags ...]
 
 Round-trip time of each request (write the line → read the reply), after the
 server has loaded (its start-up time is reported apart). Known boards deal
 words from the project's board list, whose matrix columns are cached; unseen
 boards deal words from wordfreq's list that are not in the board list, fresh
 words for every board, so that every such request embeds 25 new words.
-Targets: ≤ 1.5 s for a board of unseen words, ≤ 50 ms for a known board.
+A player's boards are known boards played for one player ID, `PLAYER_TURNS` clues a
+board, its targets turned over after each: every clue after a board's first reads
+the player's picks and learns them before choosing (docs/protocol.md, players).
+Targets: ≤ 1.5 s for a board of unseen words, ≤ 50 ms for a known board, a player's too.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from common import board_words
 
 ROOT = Path(__file__).resolve().parents[2]
 
-TARGETS_MS = {"known": 50.0, "unseen": 1500.0}
+TARGETS_MS = {"known": 50.0, "unseen": 1500.0, "player": 50.0}
+PLAYER_TURNS = 4
 
 
 class Client:
@@ -89,10 +93,25 @@ def measure(client: Client, boards: list[Board], kind: str, times: dict[str, lis
             times[f"guess/{kind}"].append(ms)
 
 
+def measure_player(client: Client, boards: list[Board], times: dict[str, list[float]]) -> None:
+    """Clues for one player, each after a board's first learning the targets turned over for the last."""
+    for board in boards:
+        revealed = [False] * 25
+        for _ in range(PLAYER_TURNS):
+            reply, ms = client.ask({**clue_request(board), "revealed": revealed, "player": "bench"})
+            if not reply.get("ok"):   # the team has won
+                break
+            if "learnt" in reply:
+                times["clue/player"].append(ms)
+            for word in reply["targets"]:
+                revealed[board.words.index(word)] = True
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--known", type=int, default=40, metavar="N", help="known boards (default 40)")
     p.add_argument("--unseen", type=int, default=20, metavar="N", help="unseen boards (default 20)")
+    p.add_argument("--player", type=int, default=10, metavar="N", help="a player's boards (default 10)")
     p.add_argument("serve_flags", nargs="*", help="flags for `main.py serve` (after --)")
     args = p.parse_args(argv)
 
@@ -100,6 +119,7 @@ def main(argv: list[str]) -> int:
     known = [Board.random(board_words(), rng) for _ in range(args.known)]
     fresh = unseen_words(25 * args.unseen)
     unseen = [Board.random(fresh[25 * i:25 * (i + 1)], rng) for i in range(args.unseen)]
+    played = [Board.random(board_words(), rng) for _ in range(args.player)]
 
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f} at start; python {platform.python_version()}")
@@ -110,8 +130,10 @@ def main(argv: list[str]) -> int:
           f"{time.perf_counter() - start:.1f} s")
     times: dict[str, list[float]] = {f"{op}/{kind}": [] for op in ("clue", "guess")
                                      for kind in ("known", "unseen")}
+    times["clue/player"] = []
     measure(client, known, "known", times)
     measure(client, unseen, "unseen", times)
+    measure_player(client, played, times)
     client.close()
 
     print(f"\n{'request':<14}{'n':>4}{'median ms':>12}{'p95 ms':>10}{'max ms':>10}{'target ms':>11}  result")

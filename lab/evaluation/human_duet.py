@@ -22,6 +22,7 @@ CLUE_FILE = Path("clue_generation_task") / "val.csv"
 GUESS_FILE = Path("generate_guess_task") / "val.csv"
 TARGET_FILE = Path("target_selection_task") / "val.csv"   # the giver's key; not needed for a turn
 FIELD = re.compile(r"(\w+):\s*(\[[^\]]*\]|[^,\[\]]*)")
+GIVER = re.compile(r"GIVER:\s*\[([^\]]*)\]")
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class Turn:
     clue: str
     targets: tuple[str, ...]       # the cards the giver aimed at
     guesses: tuple[str, ...]       # the guesser's clicks, in order (may be empty)
+    giver: str = ""                # the giver's answers to the survey ("" when the row has none)
 
 
 class HumanDataMissing(FileNotFoundError):
@@ -70,10 +72,19 @@ def picks(output: str) -> tuple[str, ...]:
     return tuple(w.strip().lower() for w in output.split(",") if w.strip())
 
 
+def giver_of(text: str) -> str:
+    """The giver's answers to the survey that a row's `all_text` prepends to the board
+    (`"GIVER: [marriage: married, ..., agreeableness: 2.5], GUESSER: [...], black: ..."`), or "".
+    The record names no player: a giver is told apart by their answers, the same on every turn."""
+    found = GIVER.search(text)
+    return found.group(1).strip() if found else ""
+
+
 def read_rows(path: Path) -> list[tuple[dict[str, object], str]]:
-    """(parsed base_text, output) for every row of one task file."""
+    """(parsed base_text with the row's `giver`, output) for every row of one task file."""
     with open(path, encoding="utf-8", newline="") as handle:
-        return [(parse_fields(r["base_text"]), r["output"] or "") for r in csv.DictReader(handle)]
+        return [({**parse_fields(r["base_text"]), "giver": giver_of(r.get("all_text") or "")},
+                 r["output"] or "") for r in csv.DictReader(handle)]
 
 
 def resubmitted(clues: Sequence[tuple[dict, str]], guesses: Sequence[tuple[dict, str]], i: int) -> bool:
@@ -117,4 +128,4 @@ def read_turns(sources: Path | str) -> Iterator[Turn]:
             game += 1
         previous = state
         yield Turn(game, i, seen["remaining"], giver["black"], giver.get("tan", ()),
-                   clue.strip().lower(), giver["targets"], picks(output))
+                   clue.strip().lower(), giver["targets"], picks(output), giver["giver"])

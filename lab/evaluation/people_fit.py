@@ -297,13 +297,15 @@ def fit_variants(sources: Path, signals: Mapping[str, float],
 
 
 def fit_experts(turns: Sequence[Turn], values: np.ndarray, names: Sequence[str],
-                signals: Mapping[str, float], lower: np.ndarray) -> dict[str, tuple[float, ...]]:
+                signals: Mapping[str, float], lower: np.ndarray, train: np.ndarray | None = None
+                ) -> dict[str, tuple[float, ...]]:
     """Each expert of a variant (models/person.py: a model of people on one family of sources)
-    fitted on the whole record, its coefficients over the variant's features (zero elsewhere)."""
+    fitted on the `train` turns (a boolean mask; default the whole record), its coefficients over
+    the variant's features (zero elsewhere)."""
+    train = np.ones(len(turns), dtype=bool) if train is None else train
     out = {}
     for family, mask in expert_features(names).items():
-        beta, _ = fit_penalised(turns, values[..., mask], signals, np.ones(len(turns), dtype=bool),
-                                lower=lower[mask])
+        beta, _ = fit_penalised(turns, values[..., mask], signals, train, lower=lower[mask])
         full = np.zeros(len(names))
         full[mask] = beta
         out[family] = tuple(float(b) for b in full)
