@@ -58,10 +58,11 @@ INITIALIZERS = (*BASE, *DOUBLE_LINK, *COMBINED)
 # Matrices for the model of people to read, not to play with: the bench plays them only when named.
 NOT_PLAYED = ("phrases",)
 # The first build of every corpus-made matrix (the corpus, fastText, collocations, the double
-# link, combined) on the shared Gutenberg corpus, 2 idle cores: 10 min 50 s (issue 46; fastText
-# 8:23 on one thread, the double link 1:44). fastText now trains on every core (0041): an upper
-# estimate, not measured again. What the download and the first game say.
-FIRST_BUILD_MINUTES = 11
+# link, combined) on the shared Gutenberg corpus, 2 cores: the full AI 359-389 s after the first
+# game's start, fastText on every core (0041) and the double link in 12 s (0044), measured while
+# another job loaded the cores (reports/timings.md, "The first game after the datasets arrive");
+# on idle cores about 3 minutes. What the download and the first game say.
+FIRST_BUILD_MINUTES = 6
 CACHE_VERSION = 1  # bump when a builder changes what it writes
 
 

@@ -30,8 +30,8 @@ class SbertTable(Table):
     """The SBERT initializer's table: its hint × board matrix, and the embeddings that weigh any
     other word (`sbert_table` makes it, the one way in).
 
-    Words it encodes on demand are remembered, so a board's words are encoded once,
-    not again for every hint a human gives.
+    A hint's vector is the cached one; words it encodes on demand are remembered, so a
+    board's words are encoded once, not again for every hint a human gives.
     """
 
     def __init__(self, embeddings: Embeddings, matrix: np.ndarray, words: Sequence[str]):
@@ -40,12 +40,17 @@ class SbertTable(Table):
         self._encoded: dict[str, np.ndarray] = {}
 
     def encode(self, words: Sequence[str]) -> np.ndarray:
-        new = [w for w in dict.fromkeys(words) if w not in self._encoded]
+        """Unit vectors of `words`: (len(words), dimensions)."""
+        # The double link reads every hint's column: encoding the 10,000 hints again took
+        # 1-2 minutes of its build (docs/decisions/0044-a-faster-double-link.md).
+        known, hint_vectors = self.hint_index, self.embeddings.hint_vectors
+        new = [w for w in dict.fromkeys(words) if w not in known and w not in self._encoded]
         if new:
             self._encoded.update(zip(new, self.embeddings.encode(new), strict=True))
         if not words:
-            return np.zeros((0, self.embeddings.hint_vectors.shape[1]), dtype=np.float32)
-        return np.vstack([self._encoded[w] for w in words])
+            return np.zeros((0, hint_vectors.shape[1]), dtype=np.float32)
+        return np.vstack([hint_vectors[i] if (i := known.get(w)) is not None else self._encoded[w]
+                          for w in words])
 
     def raw_columns(self, words: Sequence[str]) -> np.ndarray:
         return similarity(self.embeddings.hint_vectors, self.encode(words)) / self.embeddings.scale

@@ -18,6 +18,7 @@ from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
 from common import board_words, hint_words, sha256_file
 from engine import AutoTeam, Game, Team
 from initializers.cache import load_matrix, save_matrix, sidecar
+from initializers.tables import DoubleLinkTable
 from model import Agent, CumsumCaptain, Hint, NoLegalHint, Weights, agent_plays, hint_problem
 from players import AICaptain
 
@@ -119,6 +120,28 @@ def test_new_board_words_and_new_hints_are_one_encode_away(tmp_path, count_encod
     assert count_encodes == [11, 12]                   # the column did not rebuild the cache
     row = w.hint_row("marine", TINY_WORDS)             # a hint outside the vocabulary
     assert row.shape == (6,) and row[0] > row[1]       # OCEAN above PIANO
+
+
+class EncodingEveryWord(initializers.sbert.SbertTable):
+    """SBERT's table as it was before 0044: every word encoded, the hints too."""
+
+    def encode(self, words):
+        return self.embeddings.encode(words)
+
+
+def test_the_double_link_reads_the_hints_from_their_cached_vectors(tmp_path, sbert_loaded, monkeypatch):
+    """The double link reads every hint's column of its inner table: SBERT's come from the hints'
+    cached vectors (encoding the 10,000 hints again took 1-2 minutes), with the same matrix."""
+    table = initializers.sbert.sbert_table(TINY_HINTS, TINY_WORDS, cache_dir=tmp_path)
+    before = EncodingEveryWord(table.embeddings, table.matrix, table.board)
+    links = [DoubleLinkTable("link", TINY_HINTS, inner).finish([*TINY_WORDS, "dolphin"])
+             for inner in (before, table)]
+    np.testing.assert_allclose(links[1].matrix, links[0].matrix, atol=1e-6)
+    np.testing.assert_allclose(links[1].hint_block().toarray(), links[0].hint_block().toarray(), atol=1e-6)
+    encoded = []
+    monkeypatch.setattr(table.embeddings, "encode", lambda words: encoded.append(list(words)) or [])
+    table.columns(TINY_HINTS)
+    assert encoded == []                               # no hint encoded again
 
 
 # --- the shipped embeddings -------------------------------------------------------------
