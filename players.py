@@ -4,13 +4,14 @@ engine's HintGiver and Guesser interfaces; and the teams a game can be set up wi
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 from board import Color
 from common import load_libraries
 from engine import AutoTeam, Event, Game, Guessed, HintGiven, Team, Turn, TurnEnded
-from model import AI, LEVELS, PICKS, TARGETS, Agent, Choice, Hint, HintChoice, Person
+from model import AI, LEVELS, TARGETS, Agent, Choice, Hint, HintChoice, Person
 from prompts import HELP_AGENT, HELP_CAPTAIN, Terminal, ask_card, ask_hint
 
 
@@ -56,16 +57,28 @@ class AIAgent:
         return word
 
 
+@dataclass(frozen=True)
+class GivenHint:
+    """A hint a person gave, the cards face down when they gave it, and what the AI turned over."""
+
+    hint: Hint
+    face_down: tuple[str, ...]
+    turned: tuple[tuple[str, Color], ...]
+
+
 class Learning:
     """Teaches the AI a person's ways as they play: a game's listener that makes each of their
     turns a choice for `person` (models/person.py). Where the person guesses (`guessing`), the
-    cards they turned over for the AI's hint, in order; where they give the hints (`giving`),
-    their own cards turned over for it: what they meant, as far as the game shows."""
+    cards they turned over for the AI's hint, in order, learnt at once. Where they give the hints
+    (`giving`), the hints are kept (`given`) for the person to say which cards they meant
+    (`meant`): the cards the AI turned over are its own reading, and learning from them would
+    only teach it what it already thinks."""
 
     def __init__(self, person: Person, guessing: set[Color], giving: set[Color]):
         self.person, self.guessing, self.giving = person, guessing, giving
         self.face_down: tuple[str, ...] = ()
         self.turned: list[tuple[str, Color]] = []
+        self.given: list[GivenHint] = []
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, HintGiven) and event.board is not None:
@@ -74,12 +87,15 @@ class Learning:
             self.turned.append((event.word, event.color))
         elif isinstance(event, TurnEnded) and event.hint is not None and self.face_down:
             if event.side in self.guessing:
-                chosen, kind = [w for w, _ in self.turned], PICKS
+                self.person.observe(Choice(event.hint.word, self.face_down, tuple(w for w, _ in self.turned)))
             elif event.side in self.giving:
-                chosen, kind = [w for w, color in self.turned if color is event.side], TARGETS
-            else:
-                return
-            self.person.observe(Choice(event.hint.word, self.face_down, tuple(chosen), kind))
+                self.given.append(GivenHint(event.hint, self.face_down, tuple(self.turned)))
+
+    def meant(self, given: GivenHint, cards: Sequence[str]) -> None:
+        """Learn that the person meant `cards` by a hint they gave (ValueError: not among the
+        cards face down when they gave it)."""
+        if cards:
+            self.person.observe(Choice(given.hint.word, given.face_down, tuple(cards), TARGETS))
 
 
 class HumanCaptain:

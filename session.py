@@ -13,7 +13,7 @@ import numpy as np
 
 from board import BLUE, RED, Board, Color, game_rngs
 from cli import load_ai
-from common import BOARD_WORDS_PATH, COMMAND, append_line, interactive, load_words, warn
+from common import BOARD_WORDS_PATH, COMMAND, append_line, interactive, load_words, normalise, warn
 from engine import Event, Game, RuleError, TurnStarted
 from model import AI, DEFAULT_LEVEL, LEVELS
 from players import COMPOSITIONS, Composition, Learning, Seat, make_team
@@ -234,9 +234,13 @@ def play_game(args: argparse.Namespace, lineup: Lineup, ai: AI | None, seed: int
     except (OSError, ValueError) as error:
         warn(f"cannot deal a board: {error}")
         return 2, False
-    game, renderer = set_up(args, lineup, ai, board, play_rng, seed, player)
+    learning = None if player is None else Learning(player.person, lineup.guessing, lineup.giving)
+    game, renderer = set_up(args, lineup, ai, board, play_rng, seed, player, learning)
     try:
-        return run(game, renderer)
+        code, finished = run(game, renderer)
+        if finished and learning is not None and learning.given and interactive():
+            ask_meant(learning)
+        return code, finished
     finally:
         if not args.no_log:
             log_game(args.log, game.record())
@@ -245,9 +249,10 @@ def play_game(args: argparse.Namespace, lineup: Lineup, ai: AI | None, seed: int
 
 
 def set_up(args: argparse.Namespace, lineup: Lineup, ai: AI | None, board: Board,
-           rng: np.random.Generator, seed: int, player: Player | None = None) -> tuple[Game, Renderer]:
+           rng: np.random.Generator, seed: int, player: Player | None = None,
+           learning: Learning | None = None) -> tuple[Game, Renderer]:
     """The game on `board` and the renderer that tells it; the AI plays with the `player` as it
-    has learnt them, and learns from their every turn.
+    has learnt them, and `learning` hears their every turn.
 
     Nobody may see the key while a person guesses: no spectator's board, and what the AI meant
     (with --explain, why) only once the turn is over, the cards still face down unnamed.
@@ -262,14 +267,40 @@ def set_up(args: argparse.Namespace, lineup: Lineup, ai: AI | None, board: Board
              for color, composition in lineup.teams.items()}
     game = Game(board, teams, rng=rng, seed=seed)
     game.listeners.append(renderer.on_event)
-    if person is not None:
-        game.listeners.append(Learning(person, guessing=lineup.guessing, giving=lineup.giving))
+    if learning is not None:
+        game.listeners.append(learning)
     if not guessing:
         prompted = lineup.captains(Seat.HUMAN)
         game.listeners.append(lambda event: spectate(event, board, prompted, renderer))
     renderer.write(f"\nGame {seed} (replay it with --seed {seed}). Type help at any prompt.")
     renderer.write(renderer.legend())
     return game, renderer
+
+
+MEANT = """What did you mean? The AI learns how you give hints from your answers: for each of your
+hints, the cards you meant (Enter skips a hint, 'skip' the rest)."""
+
+
+def ask_meant(learning: Learning) -> None:
+    """After a game in which a person gave the AI hints, ask which cards each one meant; every
+    answer teaches the AI how they give hints. Optional: Enter skips one, `skip` (or the input
+    closing) the rest."""
+    print(MEANT)
+    for given in learning.given:
+        turned = ", ".join(w.upper() for w, _ in given.turned) or "nothing"
+        while True:
+            try:
+                answer = ask_line(f"{given.hint} (the AI turned over {turned})> ")
+            except EOFError:
+                return
+            if answer in ("skip", "quit", "q"):
+                return
+            cards = dict.fromkeys(normalise(w) for w in answer.replace(",", " ").split())
+            try:
+                learning.meant(given, list(cards))
+                break
+            except ValueError as error:
+                print(f"{error}: name cards that were face down when you gave it, or press Enter.")
 
 
 def run(game: Game, renderer: Renderer) -> tuple[int, bool]:

@@ -125,20 +125,27 @@ def test_the_experts_are_read_by_family_with_the_card_frequency() -> None:
 
 
 def test_a_game_teaches_the_person_each_turn() -> None:
-    """Where the person guesses, the cards they turned over; where they give the hints, their own
-    cards the AI turned over (what they meant, as far as the game shows)."""
+    """Where the person guesses, the cards they turned over, at once; where they give the hints,
+    the hint is kept to ask what they meant (the AI's picks are its own reading, no evidence)."""
     colours = [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7
     board = Board([Card(w, c) for w, c in zip(CARDS[:25], [*colours, ASSASSIN], strict=True)], RED)
     person = Person(people())
     teams = {RED: Team(RED, ScriptedCaptain(Hint(CLUES[1], 2)), ScriptedAgent(CARDS[0], CARDS[10])),
              BLUE: Team(BLUE, ScriptedCaptain(Hint(CLUES[2], 1)), ScriptedAgent(CARDS[9], CARDS[20]))}
     game = Game(board, teams, seed=0)
-    game.listeners.append(Learning(person, guessing={RED}, giving={BLUE}))
+    learning = Learning(person, guessing={RED}, giving={BLUE})
+    game.listeners.append(learning)
     game.play_turn()
     game.play_turn()
     assert person.choices[0] == Choice(CLUES[1], tuple(CARDS[:25]), (CARDS[0], CARDS[10]), PICKS)
-    assert person.choices[1].kind == TARGETS and person.choices[1].chosen == (CARDS[9],)
-    assert len(person.choices[1].face_down) == 23
+    assert len(person.choices) == 1
+    [given] = learning.given
+    assert given.hint == Hint(CLUES[2], 1) and len(given.face_down) == 23
+    assert given.turned == ((CARDS[9], BLUE), (CARDS[20], NEUTRAL))
+    learning.meant(given, [CARDS[9], CARDS[11]])
+    assert person.choices[1] == Choice(CLUES[2], given.face_down, (CARDS[9], CARDS[11]), TARGETS)
+    with pytest.raises(ValueError, match="not among"):
+        learning.meant(given, [CARDS[0]])   # turned over before the hint
 
 
 def test_a_partner_who_reads_as_people_do_is_read_as_people_are():

@@ -14,10 +14,10 @@ from helpers import assert_clean, dealt_board, legal_hints, run, typed
 import main
 import profiles
 import session
-from board import NEUTRAL, RED
+from board import BLUE, NEUTRAL, RED
 from common import board_words, hint_words
-from model import AI, PICKS, TARGETS, Choice, Person, Weights
-from players import Composition
+from model import AI, PICKS, TARGETS, Choice, Hint, Person, Weights
+from players import Composition, GivenHint, Learning
 from profiles import FORMAT, VERSION, Profiles, player_name
 
 
@@ -303,20 +303,38 @@ def test_a_game_keeps_the_players_picks_and_the_next_session_starts_from_them(tm
     assert json.loads((tmp_path / "alice.json").read_text(encoding="utf-8"))["choices"] == [choice]
 
 
-def test_a_hint_the_player_gives_is_kept_with_the_cards_it_turned_over_of_theirs(tmp_path, monkeypatch):
-    # human:ai: bob gives a hint, the AI guesses; what bob meant, as far as the game shows it, is
-    # the red cards the AI turned over for it (on seed 5, one, then a blue one ends the turn).
-    hint, log = legal_hints(dealt_board(5), 1)[0], tmp_path / "games.jsonl"
+def test_a_hint_the_player_gives_is_learnt_from_what_they_say_they_meant(tmp_path, monkeypatch, capsys):
+    # human:ai: bob gives a hint and the AI guesses; at the end of the game bob is asked which
+    # cards he meant (the cards the AI turned over are its own reading: no evidence of his).
+    board = dealt_board(5)
+    hint = legal_hints(board, 1)[0]
+    reds = [c.word for c in board.cards if c.color is RED]
+    monkeypatch.setattr(session, "load_ai", lambda args: small_ai())
+    monkeypatch.setattr(session, "interactive", lambda: True)
+    typed(monkeypatch, f"{hint} 2", "quit")   # one hint, then quit: an abandoned game asks nothing
+    assert main.main(["--red", "human:ai", "--blue", "auto", "--seed", "5", "--player", "bob",
+                      "--profiles", str(tmp_path), "--no-log"]) == 0
+    assert json.loads((tmp_path / "bob.json").read_text(encoding="utf-8"))["choices"] == []
+
+    learning = Learning(Person(small_ai().people), set(), {RED})
+    given = GivenHint(Hint(hint, 2), tuple(board.words), ((reds[0], RED), (reds[1], BLUE)))
+    learning.given.append(given)
+    learning.given.append(GivenHint(Hint("other", 1), tuple(board.words), ()))
+    typed(monkeypatch, "nonsense", f"{reds[2].upper()}, {reds[3]}", "skip")
+    session.ask_meant(learning)
+    out = capsys.readouterr().out
+    assert "What did you mean?" in out and "nonsense not among the cards face down" in out
+    [choice] = learning.person.choices
+    assert choice == Choice(hint, tuple(board.words), (reds[2], reds[3]), TARGETS)
+
+
+def test_a_piped_game_asks_nothing_of_the_hints_given(tmp_path, monkeypatch):
+    hint = legal_hints(dealt_board(5), 1)[0]
     monkeypatch.setattr(session, "load_ai", lambda args: small_ai())
     typed(monkeypatch, f"{hint} 3", "quit")
     assert main.main(["--red", "human:ai", "--blue", "auto", "--seed", "5", "--player", "bob",
-                      "--profiles", str(tmp_path), "--log", str(log)]) == 0
-    [turn] = [t for t in json.loads(log.read_text())["turns"] if t["hint"] is not None]
-    meant = [word for word, outcome in turn["guesses"] if outcome == "own"]
-    assert meant and len(meant) < len(turn["guesses"])
-    [choice] = json.loads((tmp_path / "bob.json").read_text(encoding="utf-8"))["choices"]
-    assert choice["clue"] == hint and choice["chosen"] == meant and choice["kind"] == TARGETS
-    assert len(choice["face_down"]) == 25
+                      "--profiles", str(tmp_path), "--no-log"]) == 0
+    assert json.loads((tmp_path / "bob.json").read_text(encoding="utf-8"))["choices"] == []
 
 
 def test_a_real_game_on_the_command_line_keeps_its_player(tmp_path):
