@@ -168,8 +168,9 @@ class Person:
 
     The learner's coefficients are used only while they foresee this person better than the model
     of people does (`gain`): each new choice is read by both before it is learnt from, and the
-    log-likelihoods' difference adds up. A partner who varies at random teaches nothing, and is
-    read as people are. `learnt` resumes a person saved by `to_json` without fitting again."""
+    log-likelihoods' difference adds up. A partner who reads as people do teaches nothing to
+    believe, and is read as people are. `learnt` resumes a person saved by `to_json` without
+    fitting again."""
 
     def __init__(self, model: PeopleModel, learner: Bayes | Experts | None = None,
                  choices: Sequence[Choice] = (), learnt: Mapping | None = None):
