@@ -31,7 +31,7 @@ from initializers.fetch import (
     downloadable,
     mirror,
 )
-from initializers.recipe import FIRST_BUILD_MINUTES
+from initializers.recipe import BUILD_TIME, FIRST_BUILD_MINUTES
 from initializers.sources import SOURCES, download_command
 
 DECLINED_PATH = DATA_DIR / "datasets_declined"   # a "no" to the game's offer (git-ignored)
@@ -155,7 +155,7 @@ def fetch(names: Sequence[str], sources: Path, **options) -> int:
         return 1
     if done.fetched or done.replaced:
         warn(f"datasets: the next game starts at once and builds the AI's matrices in the background "
-             f"(about {FIRST_BUILD_MINUTES} minutes on 2 cores, once); they join the game after it.")
+             f"({BUILD_TIME}, once); they join the game after it.")
     return 0
 
 

@@ -26,7 +26,7 @@ from initializers.fasttext_vectors import FastTextTable, FastTextVectors, read_v
 from initializers.notices import Notices
 from initializers.phrases import phrase_matrix, phrase_pairs, read_phrases, wordnet_folder
 from initializers.readers import Association, read_corpus, read_eat, read_usf
-from initializers.recipe import COMBINED, DOUBLE_LINK, FALLBACK, FIRST_BUILD_MINUTES
+from initializers.recipe import BUILD_TIME, COMBINED, DOUBLE_LINK, FALLBACK
 from initializers.sbert import sbert_table
 from initializers.store import Store
 from initializers.tables import (
@@ -142,7 +142,7 @@ class Builders:
         files = self.availability.files("corpus")
         plural = "" if len(files) == 1 else "s"
         self.notices.say(f"corpus: reading {len(files)} file{plural}; a first build of the matrices made "
-                         f"from them takes about {FIRST_BUILD_MINUTES} minutes on 2 cores, once (later "
+                         f"from them takes {BUILD_TIME}, once (later "
                          "games start from the cache)")
         before = len(self.notices.problems)
         corpus = lemmatise(read_corpus(files, self.notices.problem))

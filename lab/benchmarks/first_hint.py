@@ -2,7 +2,7 @@
 
     python -m lab.benchmarks.first_hint                    # first hint: cold and warm, then the download
     python -m lab.benchmarks.first_hint --without-shipped  # also cold without data/sbert_en.npy (~1 min)
-    python -m lab.benchmarks.first_hint --full-build       # also every dataset: first hint, full AI (~6 min)
+    python -m lab.benchmarks.first_hint --full-build       # also every dataset: first hint, full AI (~3 min)
     python -m lab.benchmarks.first_hint --commit 231e949 --skip-download  # the same, for an older commit
 
 A fresh clone is the committed tree (`git archive HEAD`) in a temporary folder: no data/cache,
