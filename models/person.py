@@ -189,9 +189,7 @@ class Person:
         """Learn from one more choice: the model reads this person with it from the next turn."""
         if not self.remember(choice):
             return
-        last = choice_data(self.values[-1:], self.choices[-1:])
-        self.gain += (negative_log_likelihood(self.prior, last, 0.0)[0]
-                      - negative_log_likelihood(self.learnt, last, 0.0)[0])
+        self.gain += self.foresight(self.learnt, choice_data(self.values[-1:], self.choices[-1:]))
         self.learnt = self.learner(self.model, self.prior, self.data(), self.learnt)
         self.use()
 
@@ -203,6 +201,11 @@ class Person:
         self.values.append(self.model.features([choice.clue], list(choice.face_down))[0])
         del self.choices[:-KEPT], self.values[:-KEPT]
         return True
+
+    def foresight(self, beta: np.ndarray, data: Choices) -> float:
+        """How much better `beta` foresees the choices of `data` than the prior: the log-likelihood gained."""
+        return (negative_log_likelihood(self.prior, data, 0.0)[0]
+                - negative_log_likelihood(beta, data, 0.0)[0])
 
     def data(self) -> Choices:
         return choice_data(self.values, self.choices)
@@ -223,9 +226,7 @@ class Person:
                 taught, held = (half[data.board] != fold), (half[data.board] == fold)
                 if taught.any() and held.any():
                     beta = self.learner(self.model, self.prior, data.subset(np.flatnonzero(taught)))
-                    scored = data.subset(np.flatnonzero(held))
-                    self.gain += (negative_log_likelihood(self.prior, scored, 0.0)[0]
-                                  - negative_log_likelihood(beta, scored, 0.0)[0])
+                    self.gain += self.foresight(beta, data.subset(np.flatnonzero(held)))
             self.learnt = self.learner(self.model, self.prior, data)
         self.use()
 
