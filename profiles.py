@@ -22,7 +22,7 @@ from typing import Any
 from cli import Command, add_ai_arguments
 from common import COMMAND as PROGRAM
 from common import PLAYERS_DIR, atomic_write_bytes, warn
-from model import AI, KEPT, NOTHING_YET, Choice, Person
+from model import AI, KEPT, NOTHING_YET, Choice, PeopleModel, Person
 
 FORMAT, VERSION = "codenames-player", 1
 GUEST = "guest"    # learnt within the session only, kept nowhere
@@ -79,26 +79,30 @@ class Profiles:
     def load(self, name: str) -> list[Choice]:
         """The choices kept for `name` (the latest KEPT); none without a profile, or with a file
         that is not one (it gets a line on stderr and is moved aside, so that nothing is lost)."""
+        return self.read(name)[0]
+
+    def person(self, name: str, people: PeopleModel) -> Person:
+        """`name` as the AI has learnt them, on the model of `people`: from their choices, with what
+        was learnt from them when they were saved (a cache: `Person.resume` checks it against
+        the choices and the features, and learns again when it does not match)."""
+        choices, learnt = self.read(name)
+        return Person(people, choices=choices, learnt=learnt)
+
+    def read(self, name: str) -> tuple[list[Choice], Mapping | None]:
+        """The choices kept for `name` and the learnt cache, the file read once (`load`)."""
         path = self.path(name)
         try:
-            return read_file(path)[-KEPT:]
+            data = json.loads(path.read_text(encoding="utf-8"))
+            learnt = data.get("learnt") if isinstance(data, Mapping) else None
+            return read_profile(data)[-KEPT:], learnt
         except FileNotFoundError:
-            return []
+            return [], None
         except (OSError, ValueError, RecursionError) as error:
             aside = set_aside(path)
             kept = f"the file is kept as {aside.name}" if aside else "the file could not be moved aside"
             warn(f"{path} is not a player's profile this game can read ({error}): {name} starts "
                  f"afresh; {kept}")
-            return []
-
-    def learnt(self, name: str) -> Mapping | None:
-        """What was learnt from `name`'s choices when they were saved (a cache: models/person.py
-        `Person.resume` checks it against the choices, and learns again if it does not match)."""
-        try:
-            data = json.loads(self.path(name).read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError):
-            return None
-        return data.get("learnt") if isinstance(data, Mapping) else None
+            return [], None
 
     def save(self, name: str, person: Person) -> None:
         """Keep what the AI has learnt of `name`: written whole or not at all (OSError when it
@@ -210,8 +214,7 @@ class Player:
         if name == GUEST:
             say("Playing as a guest: the AI learns how you play for this session only.")
             return cls(name, Person(ai.people))
-        choices = profiles.load(name)
-        person = Person(ai.people, choices=choices, learnt=profiles.learnt(name))
+        person = profiles.person(name, ai.people)
         if person.choices:
             say(f"Welcome back, {name}: the AI has learnt from {len(person.choices)} of your choices.")
         else:
@@ -294,10 +297,9 @@ def show(name: str, profiles: Profiles, ai: Callable[[], AI], out: Callable[[str
     to read); exit status 1 when they have no profile."""
     if name in (GUEST, NOBODY) or not profiles.exists(name):
         return missing("show", name, profiles)
-    choices = profiles.load(name)
+    choices, learnt = profiles.read(name)
     out(f"{name} ({profiles.path(name)}):")
-    person = Person(ai().people, choices=choices, learnt=profiles.learnt(name)) if choices else None
-    lines = person.describe() if person is not None else [NOTHING_YET]
+    lines = Person(ai().people, choices=choices, learnt=learnt).describe() if choices else [NOTHING_YET]
     for line in lines:
         out(f"  {line}")
     return 0
