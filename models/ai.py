@@ -56,7 +56,8 @@ class AI:
         `alone` for a team with no opponent (single-team mode). A `level` caps its count: the
         opponent's (`Level.max_count`); `for_you`, the AI captain whose hints a person guesses
         plays the level's `your_captain`; a `person`, the one it plans for is that person as the AI
-        has learnt them (models/person.py), not people on average. Only the expected captain
+        has learnt them (models/person.py), not people on average, or the one matrix they are seen
+        to read by (`Person.reader`), as its twin. Only the expected captain
         simulates its agent: every other strategy reads its own matrix whoever its agent is."""
         strategy = CAPTAINS[self.captain_strategy]
         options = dict(self.captain_options)
@@ -70,9 +71,23 @@ class AI:
             return strategy(self.weights, alone=alone, **options)
         if self.plans_for is not None:
             return strategy(self.weights, self.plans_for, alone, **options)
-        reading = PeopleReading(self.weights, self.people if person is None else person.model)
         options["max_count"] = min(options.get("max_count", settings.max_count), settings.max_count)
+        if person is not None and (reader := person.reader()) is not None:
+            # A person seen to read by one matrix: planned for as that reader, whom the captain
+            # knows (its twin), and what a person sees narrowed to that reader's family.
+            return strategy(reader, (), alone, settings=settings, sight=self.sight_of(reader), **options)
+        reading = PeopleReading(self.weights, self.people if person is None else person.model)
         return strategy(reading, [reading], alone, settings=settings, sight=self.sight, **options)
+
+    def sight_of(self, reader: Weights) -> Sight:
+        """What a person who reads by `reader` alone sees (none when its family is not one of sight's)."""
+        if reader.name not in self.sights:
+            self.sights[reader.name] = Sight([reader])
+        return self.sights[reader.name]
+
+    @functools.cached_property
+    def sights(self) -> dict[str, Sight]:
+        return {}
 
     @functools.cached_property
     def sight(self) -> Sight:

@@ -15,6 +15,13 @@ Two learners, measured against each other (reports/adaptation.md, decision 0042)
 - `Experts`: a posterior over a few readings, each a model of people fitted on one family of
   sources alone (meaning, norms, phrases, books), and the fitted model itself; the person is
   read by the likeliest, as Archibald & Brosnahan's adaptive agent picks its expert (2024).
+
+Beside the model of people, the person is weighed against raw readers: one per matrix the model
+reads (SBERT, fastText, the norms, phrases, books' collocations; each backing off where it is
+silent, as the game's matrices do), each foreseeing a pick as a softmax over the cards' ranks
+in its row. When one foresees this person's picks clearly better than the model of people
+(`SWITCH_MARGIN`), the captain plans for that reader (`Person.reader`), as the paper's agent
+picks the expert that matches its teammate.
 """
 
 from __future__ import annotations
@@ -25,7 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.likelihood import FREQUENCY, Choices, fit, monotone_bounds, negative_log_likelihood, scales
-from models.people import PeopleModel, parse_feature
+from models.people import READINGS, PeopleModel, parse_feature
+from models.weights import Weights
 
 # The families of sources a person may lean on, each reading's family, and how a person says it.
 FAMILY_OF = {"sbert": "meaning", "fasttext": "meaning", "double_link": "books",
@@ -37,6 +45,23 @@ SAID = {"meaning": "closeness in meaning", "books": "words found together in boo
 EXPERT_READINGS = {"meaning": {"sbert", "fasttext"}, "norms": {"association", "eat"},
                    "phrases": {"phrases", "sbert"}, "books": {"double_link", "word_collocations",
                                                             "sentence_collocations"}}
+# How a person who reads by one matrix says it (`Person.describe`).
+READER_SAID = {"sbert": "closeness in meaning, as SBERT reads it",
+               "fasttext": "closeness in meaning, as fastText reads it",
+               "association": "the first word a clue brings to mind, as the USF norms say",
+               "eat": "the first word a clue brings to mind, as the EAT norms say",
+               "phrases": "phrases and compound words",
+               "word_collocations": "words said side by side in books",
+               "sentence_collocations": "words found in the same sentences in books",
+               "double_link": "a word both the clue and the card bring to mind"}
+# A raw reader's chance of a pick: a softmax over the face-down cards' ranks in its row, at one of
+# these temperatures (in ranks; the evidence is its mean over them), mixed with a lapse: a pick no
+# reading foresees must not silence a reader for good.
+RANK_TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0)
+LAPSE = 0.05
+# The captain plans for a raw reader once it foresees the person's picks this many nats better
+# than the model of people (the better of the fitted and the learnt), over this many picks.
+SWITCH_MARGIN, SWITCH_PICKS = 4.0, 6
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
 NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
@@ -114,6 +139,23 @@ def choice_data(values: Sequence[np.ndarray], choices: Sequence[Choice]) -> Choi
                    np.array(chosen, dtype=int), np.ones(len(chosen)))
 
 
+def rank_log_chances(rows: np.ndarray, choice: Choice) -> np.ndarray:
+    """The log-chance of each pick of `choice` under each reader's row (readers × its face-down
+    cards), at each of `RANK_TEMPERATURES`, summed over the picks: readers × temperatures. A card
+    ranks by how many of the cards left the row weighs more (tied cards share a rank)."""
+    total = np.zeros((len(rows), len(RANK_TEMPERATURES)))
+    tau = np.array(RANK_TEMPERATURES)
+    for left, k in choice.events():
+        kept = rows[:, left]                                                 # readers × cards left
+        ranks = (kept[:, None, :] > kept[:, :, None]).sum(axis=2)            # readers × cards left
+        logits = -ranks[..., None] / tau                                     # readers × cards × τ
+        logits -= logits.max(axis=1, keepdims=True)
+        chances = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+        picked = chances[:, int(left[:k].sum())]                            # readers × τ
+        total += np.log((1 - LAPSE) * picked + LAPSE / left.sum())
+    return total
+
+
 class Bayes:
     """The posterior mode of a person's coefficients: the fitted model the prior, a Gaussian of
     precision `strength` in each feature's standardised unit (its spread over the cards the
@@ -170,15 +212,24 @@ class Person:
     of people does (`gain`): each new choice is read by both before it is learnt from, and the
     log-likelihoods' difference adds up. A partner who reads as people do teaches nothing to
     believe, and is read as people are. `learnt` resumes a person saved by `to_json` without
-    fitting again."""
+    fitting again.
+
+    Its raw readers (`readers`, the matrices the model reads) are weighed on its picks alongside:
+    each pick is scored by every reader (`heard`) and by the fitted model (`prior_heard`), and
+    the captain plans for the reader that foresees them clearly better (`reader`). That is
+    recomputed from the choices, never saved."""
 
     def __init__(self, model: PeopleModel, learner: Bayes | Experts | None = None,
                  choices: Sequence[Choice] = (), learnt: Mapping | None = None):
         self.model = PeopleModel(model.fit, model.features.readings)   # never the shared one
         self.prior = self.model.coefficients.astype(float)
         self.learner = learner or LEARNERS[DEFAULT_LEARNER]()
+        self.readers: dict[str, Weights] = {name: model.features.readings[name] for name in READINGS
+                                            if name in model.features.readings}
         self.choices: list[Choice] = []
         self.values: list[np.ndarray] = []
+        self.heard: list[np.ndarray] = []        # per choice: readers × temperatures, log-chances
+        self.prior_heard: list[float] = []       # per choice: the fitted model's log-chance
         self.learnt, self.gain = self.prior, 0.0
         for choice in choices:
             self.remember(choice)
@@ -199,8 +250,43 @@ class Person:
             return False
         self.choices.append(choice)
         self.values.append(self.model.features([choice.clue], list(choice.face_down))[0])
-        del self.choices[:-KEPT], self.values[:-KEPT]
+        self.hear(choice)
+        del self.choices[:-KEPT], self.values[:-KEPT], self.heard[:-KEPT], self.prior_heard[:-KEPT]
         return True
+
+    def hear(self, choice: Choice) -> None:
+        """Score the latest choice by every raw reader and by the fitted model: its picks only
+        (a person's own hint is read by the model of people alone)."""
+        if choice.kind != PICKS or not self.readers:
+            self.heard.append(np.zeros((len(self.readers), len(RANK_TEMPERATURES))))
+            self.prior_heard.append(0.0)
+            return
+        words = list(choice.face_down)
+        rows = np.stack([reader.hint_row(choice.clue, words) for reader in self.readers.values()])
+        self.heard.append(rank_log_chances(rows.astype(float), choice))
+        self.prior_heard.append(-negative_log_likelihood(self.prior, choice_data(self.values[-1:], [choice]),
+                                                         0.0)[0])
+
+    def reader_evidence(self) -> dict[str, float]:
+        """Each raw reader's log-likelihood of this person's picks, over the temperatures (their mean)."""
+        if not self.heard:
+            return dict.fromkeys(self.readers, 0.0)
+        total = np.sum(self.heard, axis=0)                                   # readers × τ
+        peak = total.max(axis=1, keepdims=True)
+        marginal = peak[:, 0] + np.log(np.exp(total - peak).mean(axis=1))
+        return dict(zip(self.readers, marginal.tolist(), strict=True))
+
+    def reader(self) -> Weights | None:
+        """The raw reader the captain plans for: the one that foresees this person's picks best,
+        when it does by `SWITCH_MARGIN` nats over the model of people (the fitted one, or the learnt
+        one by the gain it showed), over `SWITCH_PICKS` picks or more; else None."""
+        picks = sum(len(c.chosen) for c in self.choices if c.kind == PICKS)
+        if not self.readers or picks < SWITCH_PICKS:
+            return None
+        evidence = self.reader_evidence()
+        best = max(evidence, key=evidence.get)
+        people = sum(self.prior_heard) + max(self.gain, 0.0)
+        return self.readers[best] if evidence[best] - people >= SWITCH_MARGIN else None
 
     def foresight(self, beta: np.ndarray, data: Choices) -> float:
         """How much better `beta` foresees the choices of `data` than the prior: the log-likelihood gained."""
@@ -279,8 +365,11 @@ class Person:
         picks = sum(c.kind == PICKS for c in self.choices)
         lines = [f"Learnt from {picks} of your readings of its hints and {len(self.choices) - picks} "
                  "of your own hints."]
+        if (reader := self.reader()) is not None:
+            lines.append(f"You read its hints by {READER_SAID.get(reader.name, reader.name)}: "
+                         "it plans its hints for that reading.")
         if self.gain <= 0:
-            return [*lines, UNSURE]
+            return lines if reader is not None else [*lines, UNSURE]
         for family, ratio in sorted(self.leanings().items(), key=lambda item: -item[1]):
             how = ("more than most people" if ratio >= 1.25 else "less than most people" if ratio <= 0.8
                    else "about as much as most people")
