@@ -188,3 +188,47 @@ def test_the_captain_plans_for_the_person_and_the_agent_reads_them():
     assert ai.captain(alone=True).weights.model is ai.people   # without a person: people on average
     assert ai.people_agent(person=person).model is person.model
     assert ai.captain(alone=True, person=person).sight is ai.sight   # what every person sees, still
+
+
+def people_like_choice(model: PeopleModel, draw: np.random.Generator) -> Choice:
+    """A pick sampled from the model of people's own chances."""
+    clue, face_down = int(draw.integers(len(CLUES))), draw.choice(len(CARDS), 12, replace=False)
+    words = [CARDS[k] for k in face_down]
+    pick = words[int(draw.choice(len(words), p=model.chances(CLUES[clue], words)))]
+    return Choice(CLUES[clue], tuple(words), (pick,))
+
+
+def test_a_partner_who_reads_one_matrix_is_planned_for_as_that_reader():
+    """The norms reader's raw reader wins the posterior, and the captain plans for it as its twin,
+    what it sees narrowed to the norms; the agent reading their hints keeps the model of people."""
+    person = Person(people(), Bayes())
+    assert person.reader() is None   # no evidence yet
+    for choice in planted_choices(12):
+        person.observe(choice)
+    evidence = person.reader_evidence()
+    assert evidence["association"] > evidence["sbert"] + 10
+    assert person.reader() is person.readers["association"]
+    ai = AI(readings()["sbert"], partners=[readings()["association"]])
+    captain = ai.captain(alone=True, person=person)
+    assert captain.weights is person.reader() and captain.partners == [person.reader()]
+    assert not captain.strangers and set(captain.sight.members) == {"norms"}
+    assert ai.people_agent(person=person).model is person.model
+    assert "as the USF norms say" in " ".join(person.describe())
+
+
+def test_a_partner_who_reads_as_people_do_is_never_planned_for_as_one_reader():
+    draw, model = np.random.default_rng(7), people()
+    person = Person(model, Bayes())
+    for _ in range(80):
+        person.observe(people_like_choice(model, draw))
+        assert person.reader() is None
+    ai = AI(readings()["sbert"], partners=[readings()["association"]])
+    assert ai.captain(alone=True, person=person).sight is ai.sight
+
+
+def test_the_reader_a_person_is_planned_for_survives_the_files_round_trip():
+    person = Person(people(), Bayes(), planted_choices(12))
+    saved = person.to_json()
+    again = Person(people(), Bayes(), [Choice.from_json(c) for c in saved["choices"]], saved["learnt"])
+    assert again.reader() is not None and again.reader().name == person.reader().name == "association"
+    assert set(saved["learnt"]) == {"features", "choices", "coefficients", "gain"}   # nothing more kept
