@@ -60,8 +60,10 @@ READER_SAID = {"sbert": "closeness in meaning, as SBERT reads it",
 RANK_TEMPERATURES = (0.25, 0.5, 1.0, 2.0, 4.0)
 LAPSE = 0.05
 # The captain plans for a raw reader once it foresees the person's picks this many nats better
-# than the model of people (the better of the fitted and the learnt), over this many picks.
-SWITCH_MARGIN, SWITCH_PICKS = 4.0, 6
+# than the model of people (the better of the fitted and the learnt), over this many picks, and
+# they follow its order closely (its likeliest temperature at most `SHARP` ranks): the captain
+# plans for it as for its twin, who takes its first card.
+SWITCH_MARGIN, SWITCH_PICKS, SHARP = 8.0, 10, 1.0
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
 NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
@@ -267,26 +269,30 @@ class Person:
         self.prior_heard.append(-negative_log_likelihood(self.prior, choice_data(self.values[-1:], [choice]),
                                                          0.0)[0])
 
-    def reader_evidence(self) -> dict[str, float]:
-        """Each raw reader's log-likelihood of this person's picks, over the temperatures (their mean)."""
-        if not self.heard:
-            return dict.fromkeys(self.readers, 0.0)
-        total = np.sum(self.heard, axis=0)                                   # readers × τ
+    def reader_evidence(self) -> dict[str, tuple[float, float]]:
+        """Each raw reader's log-likelihood of this person's picks over the temperatures (their
+        mean), and its likeliest temperature."""
+        total = (np.sum(self.heard, axis=0) if self.heard
+                 else np.zeros((len(self.readers), len(RANK_TEMPERATURES))))            # readers × τ
         peak = total.max(axis=1, keepdims=True)
         marginal = peak[:, 0] + np.log(np.exp(total - peak).mean(axis=1))
-        return dict(zip(self.readers, marginal.tolist(), strict=True))
+        sharpest = np.array(RANK_TEMPERATURES)[total.argmax(axis=1)]
+        return {name: (float(m), float(t))
+                for name, m, t in zip(self.readers, marginal, sharpest, strict=True)}
 
     def reader(self) -> Weights | None:
         """The raw reader the captain plans for: the one that foresees this person's picks best,
         when it does by `SWITCH_MARGIN` nats over the model of people (the fitted one, or the learnt
-        one by the gain it showed), over `SWITCH_PICKS` picks or more; else None."""
+        one by the gain it showed), over `SWITCH_PICKS` picks or more, and the person follows its
+        order closely (`SHARP`); else None."""
         picks = sum(len(c.chosen) for c in self.choices if c.kind == PICKS)
         if not self.readers or picks < SWITCH_PICKS:
             return None
         evidence = self.reader_evidence()
-        best = max(evidence, key=evidence.get)
+        best = max(evidence, key=lambda name: evidence[name][0])
+        heard, temperature = evidence[best]
         people = sum(self.prior_heard) + max(self.gain, 0.0)
-        return self.readers[best] if evidence[best] - people >= SWITCH_MARGIN else None
+        return self.readers[best] if heard - people >= SWITCH_MARGIN and temperature <= SHARP else None
 
     def foresight(self, beta: np.ndarray, data: Choices) -> float:
         """How much better `beta` foresees the choices of `data` than the prior: the log-likelihood gained."""
