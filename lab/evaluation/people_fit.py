@@ -36,8 +36,9 @@ L2_GRID = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 FOLDS = 10
 SIGNALS = {"targets": 1.0, "picks": 1.0}   # the givers' targets and the guessers' clicks, weighed alike
 # A phrase or a compound with the clue is a person's first thought (FIRE → ENGINE): its weight is
-# at least this, whatever the few phrase turns of the record say (the phrase probe, 0040).
-FLOORS = {"phrases": 3.0}
+# at least this, whatever the few phrase turns of the record say (the phrase probe, 0040, 0045).
+FLOORS = {"phrases": 3.5}
+PROBES = 1000   # 200 moved by 2.5 points from one draw of the word lists to the next
 
 # The variants fitted, richest first: the first whose matrices are all at hand plays.
 VARIANTS: dict[str, tuple[str, ...]] = {
@@ -196,7 +197,7 @@ def calibration(turns: Sequence[Turn], logits: np.ndarray) -> dict:
             "clicks": len(log_likelihood), "bins": bins}
 
 
-def phrase_probe(model: PeopleModel, phrases: Weights, size: int = 200, distractors: int = 7,
+def phrase_probe(model: PeopleModel, phrases: Weights, size: int = PROBES, distractors: int = 7,
                  seed: int = 0) -> tuple[float, list[tuple[str, str, str]]]:
     """How often the model's first pick, for a clue that makes a phrase or a compound with one
     card, is that card: `size` probes, each a clue from the hint list that the AI may give, its
@@ -353,7 +354,7 @@ def markdown(fitted: Sequence[Fitted], command: str) -> str:
             share, missed = f.probe
             sample = ", ".join(f"{c.upper()}→{p.upper()} (took {m.upper()})" for c, p, m in missed[:8])
             lines.append(f"- phrase and compound probe: the partner first in {100 * share:.1f}% of "
-                         f"200 probes; missed, e.g.: {sample or 'none'}")
+                         f"{PROBES} probes; missed, e.g.: {sample or 'none'}")
         lines += ["", "Reliability: every face-down card's chance of being clicked first, in bins, "
                   "against how often it was.", "",
                   "| predicted | cards | mean predicted | observed |", "|---|---|---|---|"]
