@@ -76,7 +76,9 @@ class AI:
             # A person seen to read by one matrix: planned for as that reader, whom the captain
             # knows (its twin), and what a person sees narrowed to that reader's family.
             return strategy(reader, (), alone, settings=settings, sight=self.sight_of(reader), **options)
-        reading = PeopleReading(self.weights, self.people if person is None else person.model)
+        model = self.people if person is None else person.model
+        reading = PeopleReading(self.weights, model)
+        settings = replace(settings, lapse=model.fit.lapse, flat=model.fit.flat)
         return strategy(reading, [reading], alone, settings=settings, sight=self.sight, **options)
 
     def sight_of(self, reader: Weights) -> Sight:

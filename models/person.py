@@ -266,8 +266,9 @@ class Person:
         words = list(choice.face_down)
         rows = np.stack([reader.hint_row(choice.clue, words) for reader in self.readers.values()])
         self.heard.append(rank_log_chances(rows.astype(float), choice))
-        self.prior_heard.append(-negative_log_likelihood(self.prior, choice_data(self.values[-1:], [choice]),
-                                                         0.0)[0])
+        logits = self.values[-1] @ self.prior   # the fitted model's own chances, its strays too
+        self.prior_heard.append(sum(float(np.log(self.model.strayed(logits[left])[int(left[:k].sum())]))
+                                    for left, k in choice.events()))
 
     def reader_evidence(self) -> dict[str, tuple[float, float]]:
         """Each raw reader's log-likelihood of this person's picks over the temperatures (their

@@ -43,6 +43,7 @@ VARIANTS = {
     "old": {"old_model": True, "no_sight": True, "temperature": 0.01, "max_count": 2},
     "gap1": {"assassin_gap": 1},   # the assassin never the people reading's strongest other card
     "gap3": {"assassin_gap": 3},
+    "sharp": {"lapse": 0.0},   # the model of people read as its softmax alone: never a looser reading
 }
 FOREIGN = ("mpnet", "glove")   # the foreign tier's greedy agents (lab/foreign/agent.py)
 
@@ -56,7 +57,8 @@ def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
     model = PeopleModel.of([ai.weights, *ai.partners], old_fits) if old else ai.people
     sight = None if options.pop("no_sight", False) else ai.sight
     reading = PeopleReading(ai.weights, model)
-    return ExpectedCaptain(reading, [reading], True, settings=replace(FOR_PEOPLE, **options), sight=sight)
+    settings = replace(FOR_PEOPLE, **{"lapse": model.fit.lapse, "flat": model.fit.flat, **options})
+    return ExpectedCaptain(reading, [reading], True, settings=settings, sight=sight)
 
 
 def main(argv: list[str]) -> int:
