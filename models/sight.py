@@ -91,33 +91,44 @@ class Sight:
                own: np.ndarray, losing: np.ndarray | None = None) -> np.ndarray:
         """For each of the `hints` (indices) and each count k, whether a person sees its first k
         own cards, taken in `order` (hints × own cards, the person's likeliest first), whichever
-        way they read it: hints × own cards, True where every family that speaks puts those k
-        above every other card, its other own cards too; each of the k must be evoked by the hint
-        whatever the board (`evoked`). A card outside the k that makes a phrase with the hint is
-        a lure; and a count is not seen when some family weighs a card that loses (`losing`) at
-        `NEAR` of its weakest target or more: a person who strays once may meet it."""
+        way they read it: hints × own cards, True where every clause of `clauses` holds."""
         seen = np.ones(order.shape, dtype=bool)
+        for passed in self.clauses(words, hints, order, own, losing).values():
+            seen &= passed
+        return seen
+
+    def clauses(self, words: Sequence[str], hints: np.ndarray, order: np.ndarray,
+                own: np.ndarray, losing: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """The rule's clauses, each hints × own cards (count k in column k-1), True where it holds:
+        `evoked`, each of the k is evoked by the hint whatever the board; `<family>:others`, the
+        family puts the k above every card that is not the team's; `<family>:own`, above the own
+        cards not meant; `phrases:lure`, no card outside the k makes a phrase with the hint; and
+        `<family>:losing`, the family weighs no card that loses (`losing`) at `NEAR` of its weakest
+        target or more: a person who strays once may meet it. A silent family's clauses hold."""
+        shape = order.shape
         if not own.any():
-            return seen
+            return {}
         families = self.families(words, hints)
         evoked = np.take_along_axis(self.evoked(words, hints, families)[:, own], order, axis=1)
-        seen &= np.logical_and.accumulate(evoked, axis=1)
+        found = {"evoked": np.logical_and.accumulate(evoked, axis=1)}
         for family in families:
+            silent = ~family.speaks[:, None]
             ranked = np.take_along_axis(family.reading[:, own], order, axis=1)       # (n, own)
             outside = family.reading[:, ~own].max(axis=1, keepdims=True) if (~own).any() \
                 else np.full((len(hints), 1), -np.inf)
             beyond = np.maximum.accumulate(ranked[:, ::-1], axis=1)[:, ::-1]         # from k on
-            rest = np.maximum(outside, np.pad(beyond[:, 1:], ((0, 0), (0, 1)), constant_values=-np.inf))
+            mine = np.pad(beyond[:, 1:], ((0, 0), (0, 1)), constant_values=-np.inf)  # own past k
             weakest = np.minimum.accumulate(ranked, axis=1)
             if family.name == PHRASES:
-                sees = rest <= PHRASE_LINK
+                found["phrases:lure"] = (np.maximum(outside, mine) <= PHRASE_LINK) | silent
             else:
-                sees = weakest > rest if family.dense else weakest >= rest
+                for name, rest in (("others", outside), ("own", mine)):
+                    above = weakest > rest if family.dense else weakest >= rest
+                    found[f"{family.name}:{name}"] = np.broadcast_to(above | silent, shape)
             if losing is not None and losing.any():
                 danger = family.reading[:, losing].max(axis=1, keepdims=True)
-                sees &= (danger <= 0) | (danger < NEAR * weakest)
-            seen &= sees | ~family.speaks[:, None]
-        return seen
+                found[f"{family.name}:losing"] = (danger <= 0) | (danger < NEAR * weakest) | silent
+        return found
 
     @staticmethod
     def rows(matrix: Weights, words: Sequence[str], hints: np.ndarray | None) -> np.ndarray:

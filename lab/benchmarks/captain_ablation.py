@@ -7,7 +7,8 @@
 Each variant plays one team alone on every board with each agent: the fitted guessers
 (lab/evaluation/human_models.py) by default, or the foreign tier's (`--agents mpnet,glove`). It
 prints wins, assassin losses, hints on a win, how many hints every reading sees, the lures left a
-hundred hints and the counts given. `old` is the captain before decision 0040: the model of people
+hundred hints, the mean count, the own cards a hint turned over, the hints' median Zipf and the
+counts given. `old` is the captain before decision 0040: the model of people
 of `--old-fits` (`git show 2aa2534:data/people.json`), no sight, temperature 0.01, two cards at
 most. Seeds 100 and up are the validation range; 10000 and up the test range.
 """
@@ -24,7 +25,7 @@ import numpy as np
 
 import datasets
 from board import deal
-from common import BOARD_WORDS_PATH, load_words
+from common import BOARD_WORDS_PATH, load_words, zipf
 from lab.evaluation import human_models
 from lab.evaluation.foreign_tier import default_initializer
 from lab.evaluation.games import play_solo
@@ -59,6 +60,15 @@ def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
     return ExpectedCaptain(reading, [reading], True, settings=replace(FOR_PEOPLE, **options), sight=sight)
 
 
+def build_ai(sources: Path, words: list[str], embedded: bool) -> tuple[AI, dict]:
+    """The game's AI on the matrices at hand (SBERT and phrases alone when `embedded`), and every
+    matrix loaded, for the judge."""
+    weights, _, _ = load_all(list(datasets.INITIALIZERS), sources, None, required=False, words=words)
+    loaded = {n: w for n, w in weights.items() if not embedded or n in ("sbert", "phrases")}
+    own = default_initializer(loaded)
+    return AI(loaded[own], partners=[w for n, w in loaded.items() if n != own]), weights
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sources", type=Path, required=True)
@@ -72,10 +82,7 @@ def main(argv: list[str]) -> int:
                         f"and the foreign tier's agents ({', '.join(FOREIGN)})")
     args = p.parse_args(argv)
     words = load_words(BOARD_WORDS_PATH)
-    weights, _, _ = load_all(list(datasets.INITIALIZERS), args.sources, None, required=False, words=words)
-    loaded = {n: w for n, w in weights.items() if not args.embedded or n in ("sbert", "phrases")}
-    own = default_initializer(loaded)
-    ai = AI(loaded[own], partners=[w for n, w in loaded.items() if n != own])
+    ai, weights = build_ai(args.sources, words, args.embedded)
     guessers = {name: ForeignAgent(load(name)) if name in FOREIGN
                 else human_models.fit_guesser(name, args.sources) for name in args.agents.split(",")}
     judge = Sight(weights)   # every matrix loaded, as the tier's judge
@@ -90,12 +97,16 @@ def main(argv: list[str]) -> int:
                 human_models.judge(game, board, judge)
                 games.append(game)
         sight = human_models.sight_summary(games)
-        counts = np.bincount([h.count or 0 for g in games for h in g.hints], minlength=4)[1:]
+        hints = [h for g in games for h in g.hints]
+        counts = np.bincount([h.count or 0 for h in hints], minlength=4)[1:]
+        given = f"count {np.mean([h.count or 0 for h in hints]):.2f} " \
+                f"own a hint {np.mean([h.achieved for h in hints]):.2f} " \
+                f"Zipf {np.median(zipf([h.word for h in hints])):.2f}"
         print(f"{name:9s} wins {np.mean([g.won for g in games]):.3f} "
               f"assassin {np.mean([g.assassin for g in games]):.3f} "
               f"hints on a win {np.mean([len(g.hints) for g in games if g.won]):.2f} "
               f"seen {sight['seen']:.2f} lures {sight['lures_assassin']:.1f}/{sight['lures_other']:.1f} "
-              f"counts 1..3 {counts.tolist()} ({time.perf_counter() - started:.0f} s)", flush=True)
+              f"{given} counts 1..3 {counts.tolist()} ({time.perf_counter() - started:.0f} s)", flush=True)
     return 0
 
 
