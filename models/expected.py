@@ -3,12 +3,14 @@ heard as families of sources (with its helpers: families, word frequency, voices
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from board import ASSASSIN, NEUTRAL, Board, Color
+from common import zipf
 from models.captains import Captain, MarginCaptain
 from models.chances import pick_chances, softmax
 from models.sight import Sight
@@ -42,8 +44,14 @@ class CaptainSettings:
     reading_temperature: float = 0.05  # how partners' readings are scored against the agent's picks
     slip: float = 0.1                  # the chance of a pick no reading foresees
     assassin_gap: int = 3              # every voice ranks the assassin below this many (0027)
+    commonness: float = 0.0            # own cards a hint's Zipf unit is worth: near equals, the commoner
+    count_bonus: float = 0.0           # own cards each card past the first is worth beyond its chance
     seed: int = 0
 
+
+# A hint word this frequent (Zipf, wordfreq's) is one every person knows: people's clues have a
+# median of 4.76; `CaptainSettings.commonness` prices each Zipf unit below it.
+COMMON_ZIPF = 5.0
 
 # A card aimed at and missed this often is aimed at again only by a one-card hint that every
 # reading ranks first; no card is aimed at by more than `MAX_AIMS` hints a game; a hint that aims
@@ -55,7 +63,11 @@ GIVE_UP_AFTER, MAX_AIMS, MOVE_ON_TRIES = 2, 3, 4
 # three cards at most, when every reading a person may take sees all three (models/sight.py),
 # which also keeps the assassin far from the targets in each (not a rank among the others: a
 # clear hint may have the assassin second of the cards it barely touches).
-FOR_PEOPLE = CaptainSettings(max_count=3, temperature=0.02, assassin_gap=0)
+# Each card past the first is worth `count_bonus` more than the model of people's chance of it,
+# as every reading a person may take puts it above every card not the team's; near equals, the
+# commoner word (decision 0046).
+FOR_PEOPLE = CaptainSettings(max_count=3, temperature=0.02, assassin_gap=0, count_bonus=0.3,
+                             commonness=0.05)
 
 
 # Which source family each matrix reads: matrices of one family are one voice, not several.
@@ -238,7 +250,16 @@ class ExpectedCaptain(Captain):
             wider = self.shortlist(situation, board, views=[p.board_matrix(situation.words)
                                                              for p in self.partners])
             self.simulate(situation, board, np.setdiff1d(wider, own), table)
+        settings = self.settings
+        table += settings.commonness * self.hint_zipf[:, None] \
+            + settings.count_bonus * np.arange(table.shape[1])
         return self.agreed(table) if self.strangers else table
+
+    @functools.cached_property
+    def hint_zipf(self) -> np.ndarray:
+        """Each hint's Zipf frequency in English (`zipf`), capped at `COMMON_ZIPF`: a word every
+        person knows is no clearer for being commoner still."""
+        return np.minimum(zipf(self.weights.hints), COMMON_ZIPF)
 
     def agreed(self, table: np.ndarray) -> np.ndarray:
         """The table without the counts that some reader speaking on the hint does not reach

@@ -2,14 +2,16 @@
 
 A person may read a hint by meaning (embeddings), by what people say first (the norms) or by
 the phrases and compounds it makes (FIRE ENGINE, HAMMERHEAD). A card is a target only when
-every one of these families that speaks on the hint puts it above every card the hint is not
-meant for; one source's odd link never makes a target. A phrase is a person's first thought:
-a card that makes one with the hint and is not a target is a lure, and no hint may leave one.
+every one of these families that speaks on the hint puts it above every card that is not the
+team's; one source's odd link never makes a target. An own card the hint is not meant for is no
+rival (`own_rivals`): a person who takes it still finds a card of theirs. A phrase is a person's
+first thought: a card that makes one with the hint and is not a target is a lure, and no hint may
+leave one.
 
 Each family is read from the matrices at hand (a missing source is a silent family); a member's
 row is divided by its largest weight on the board, and the family's reading is the mean of the
 members that speak on the hint. A dense family (it weighs every hint) must rank a target
-strictly above every other card; a sparse one (counts, norms) must rank no other card above it.
+strictly above every such card; a sparse one (counts, norms) must rank none above it.
 """
 
 from __future__ import annotations
@@ -49,10 +51,13 @@ class Family:
 
 
 class Sight:
-    """The families a person may read a hint by, from the matrices at hand."""
+    """The families a person may read a hint by, from the matrices at hand. `margin`: how far a
+    dense family may put a card that is not the team's above a target (0, as shipped: not at
+    all); `own_rivals`: whether the own cards a hint is not meant for must be below its targets
+    too (the rule of decision 0040; off since 0046)."""
 
     def __init__(self, matrices: Mapping[str, Weights] | Sequence[Weights],
-                 cards: Sequence[str] | None = None):
+                 cards: Sequence[str] | None = None, *, margin: float = 0.0, own_rivals: bool = False):
         if not isinstance(matrices, Mapping):
             matrices = {w.name: w for w in matrices}
         if cards is None:
@@ -60,9 +65,14 @@ class Sight:
 
             cards = [w.lower() for w in board_words()]
         self.cards = tuple(cards)   # the card words a hint's nearest are counted among
+        self.matrices, self.margin, self.own_rivals = matrices, margin, own_rivals
         self.members = {family: [matrices[name] for name in names if name in matrices]
                         for family, names in FAMILIES.items()}
         self.members = {family: found for family, found in self.members.items() if found}
+
+    def loosened(self, margin: float = 0.0, own_rivals: bool = False) -> Sight:
+        """This sight with another `margin` and `own_rivals` (the lab's variants)."""
+        return Sight(self.matrices, self.cards, margin=margin, own_rivals=own_rivals)
 
     def __bool__(self) -> bool:
         return bool(self.members)
@@ -101,10 +111,11 @@ class Sight:
                 own: np.ndarray, losing: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """The rule's clauses, each hints × own cards (count k in column k-1), True where it holds:
         `evoked`, each of the k is evoked by the hint whatever the board; `<family>:others`, the
-        family puts the k above every card that is not the team's; `<family>:own`, above the own
-        cards not meant; `phrases:lure`, no card outside the k makes a phrase with the hint; and
-        `<family>:losing`, the family weighs no card that loses (`losing`) at `NEAR` of its weakest
-        target or more: a person who strays once may meet it. A silent family's clauses hold."""
+        family puts the k above every card that is not the team's (a dense one: above it less
+        `margin`); `<family>:own`, above the own cards not meant, only when they are `own_rivals`;
+        `phrases:lure`, no card outside the k makes a phrase with the hint; and `<family>:losing`,
+        the family weighs no card that loses (`losing`) at `NEAR` of its weakest target or more:
+        a person who strays once may meet it. A silent family's clauses hold."""
         shape = order.shape
         if not own.any():
             return {}
@@ -123,7 +134,9 @@ class Sight:
                 found["phrases:lure"] = (np.maximum(outside, mine) <= PHRASE_LINK) | silent
             else:
                 for name, rest in (("others", outside), ("own", mine)):
-                    above = weakest > rest if family.dense else weakest >= rest
+                    if name == "own" and not self.own_rivals:
+                        continue
+                    above = weakest > rest - self.margin if family.dense else weakest >= rest
                     found[f"{family.name}:{name}"] = np.broadcast_to(above | silent, shape)
             if losing is not None and losing.any():
                 danger = family.reading[:, losing].max(axis=1, keepdims=True)

@@ -44,6 +44,15 @@ VARIANTS = {
     "old": {"old_model": True, "no_sight": True, "temperature": 0.01, "max_count": 2},
     "gap1": {"assassin_gap": 1},   # the assassin never the people reading's strongest other card
     "gap3": {"assassin_gap": 3},
+    # Decision 0046: the captain before it (own cards not meant were rivals, no count bonus, no
+    # price on rarity), and each of the three changes taken back alone; a margin tried and dropped.
+    "before": {"own_rivals": True, "count_bonus": 0.0, "commonness": 0.0},
+    "own_rivals": {"own_rivals": True},
+    "no_bonus": {"count_bonus": 0.0},
+    "bonus45": {"count_bonus": 0.45},
+    "no_commonness": {"commonness": 0.0},
+    "commonness10": {"commonness": 0.10},
+    "margin05": {"margin": 0.05},   # a dense family may put another card 0.05 above a target
 }
 FOREIGN = ("mpnet", "glove")   # the foreign tier's greedy agents (lab/foreign/agent.py)
 
@@ -56,6 +65,9 @@ def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
         raise SystemExit("the variant 'old' needs --old-fits")
     model = PeopleModel.of([ai.weights, *ai.partners], old_fits) if old else ai.people
     sight = None if options.pop("no_sight", False) else ai.sight
+    loosen = {key: options.pop(key) for key in ("margin", "own_rivals") if key in options}
+    if sight is not None and loosen:
+        sight = sight.loosened(**loosen)
     reading = PeopleReading(ai.weights, model)
     return ExpectedCaptain(reading, [reading], True, settings=replace(FOR_PEOPLE, **options), sight=sight)
 
