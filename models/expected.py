@@ -250,9 +250,9 @@ class ExpectedCaptain(Captain):
             wider = self.shortlist(situation, board, views=[p.board_matrix(situation.words)
                                                              for p in self.partners])
             self.simulate(situation, board, np.setdiff1d(wider, own), table)
-        settings = self.settings
-        table += settings.commonness * self.hint_zipf[:, None] \
-            + settings.count_bonus * np.arange(table.shape[1])
+        # The bonus rests on the sight rule (a count it passes is seen by every reading): none without.
+        settings, bonus = self.settings, self.settings.count_bonus if self.sight else 0.0
+        table += settings.commonness * self.hint_zipf[:, None] + bonus * np.arange(table.shape[1])
         return self.agreed(table) if self.strangers else table
 
     @functools.cached_property

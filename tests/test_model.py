@@ -19,6 +19,7 @@ from model import (
     GreedyAgent,
     Hint,
     HintChoice,
+    Sight,
     Situation,
     ThresholdAgent,
     Weights,
@@ -533,13 +534,17 @@ def test_explain_says_in_plain_words_which_cards_how_sure_and_the_danger():
             "card.") in explanation(one)
 
 
-def test_a_count_bonus_adds_to_each_card_past_the_first():
+def test_a_count_bonus_adds_to_each_card_past_the_first_only_with_the_sight_rule():
+    # The bonus trusts what every reading sees (models/sight.py); with no rule, no bonus.
     w, b = weights(), board()
     situation = Situation.of(w, b, RED)
-    plain = ExpectedCaptain(w).score(situation, b)
-    bolder = ExpectedCaptain(w, count_bonus=0.3).score(situation, b)
+    sight = Sight([Weights("sbert", HINTS, tuple(WORDS), MATRIX.copy())], cards=WORDS)
+    plain = ExpectedCaptain(w, sight=sight).score(situation, b)
+    bolder = ExpectedCaptain(w, count_bonus=0.3, sight=sight).score(situation, b)
+    blind = ExpectedCaptain(w, count_bonus=0.3).score(situation, b)
     fruit = HINTS.index("fruit")
     assert bolder[fruit] - plain[fruit] == pytest.approx(0.3 * np.arange(plain.shape[1]))
+    assert blind[fruit] == pytest.approx(plain[fruit])
 
 
 def test_between_hints_of_equal_value_the_commoner_word_wins():
