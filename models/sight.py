@@ -35,6 +35,9 @@ PHRASE_LINK = 0.5   # a phrase matrix holds 1 for a phrase or compound, ~0 other
 # (of the game's ~400), or linked by the norms or a phrase. TOBACCO puts COMB 42nd, EYE puts
 # OCTOPUS 101st, while HAIR puts COMB 2nd and TENNIS puts RACKET 3rd.
 EVOKED_RANK = 20
+# A card the hint clearly brings to mind, one of a person's first thoughts: among its 5 nearest
+# card words, or linked by the norms or a phrase (SOUND: GUITAR, WAVE; SEVERE is 20 from CANE).
+CLEAR_RANK = 5
 # A card that loses the game is too near a target when a family weighs it at this share of the
 # weakest target or more.
 NEAR = 0.75
@@ -152,9 +155,10 @@ class Sight:
         return matrix.matrix[np.ix_(hints, [matrix.word_index[w] for w in words])]
 
     def evoked(self, words: Sequence[str], hints: np.ndarray,
-               families: Sequence[Family] | None = None) -> np.ndarray:
+               families: Sequence[Family] | None = None, within: int = EVOKED_RANK) -> np.ndarray:
         """Hints × `words`: whether the hint brings the card to mind whatever the board
-        (`EVOKED_RANK`); `families`, the board's readings when they are at hand already."""
+        (among its `within` nearest card words in meaning, or linked by the norms or a phrase);
+        `families`, the board's readings when they are at hand already."""
         if MEANING not in self.members:   # no reading of meaning to rank by: no say
             return np.ones((len(hints), len(words)), dtype=bool)
         evoked = np.zeros((len(hints), len(words)), dtype=bool)
@@ -165,7 +169,7 @@ class Sight:
         reading = self.families(pool, hints, only=MEANING)[0].reading
         mine = reading[:, :len(words)]
         rank = (reading[:, None, :] > mine[:, :, None]).sum(axis=2)       # (hints, words)
-        return evoked | (rank < EVOKED_RANK)
+        return evoked | (rank < within)
 
     def first(self, words: Sequence[str], hints: np.ndarray, cards: np.ndarray) -> np.ndarray:
         """For each of the `hints` (indices), whether every family that speaks on it ranks its
