@@ -70,7 +70,9 @@ class AI:
             return strategy(self.weights, alone=alone, **options)
         if self.plans_for is not None:
             return strategy(self.weights, self.plans_for, alone, **options)
-        reading = PeopleReading(self.weights, self.people if person is None else person.model)
+        model = self.people if person is None else person.model
+        reading = PeopleReading(self.weights, model)
+        settings = replace(settings, lapse=model.fit.lapse, flat=model.fit.flat)
         options["max_count"] = min(options.get("max_count", settings.max_count), settings.max_count)
         return strategy(reading, [reading], alone, settings=settings, sight=self.sight, **options)
 

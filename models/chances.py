@@ -13,6 +13,13 @@ def softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:
     return shares / shares.sum(axis=axis, keepdims=True)
 
 
+def strayed(logits: np.ndarray, lapse: float = 0.0, flat: float = 1.0, axis: int = -1) -> np.ndarray:
+    """A softmax of `logits` that now and then reads loosely: `lapse` of the picks are a softmax
+    of `flat` times the logits (a flatter one), the rest of the logits as they are."""
+    sharp = softmax(logits, axis)
+    return sharp if lapse <= 0 else (1 - lapse) * sharp + lapse * softmax(flat * logits, axis)
+
+
 def pick_chances(logits: np.ndarray, picks: Sequence[int]) -> np.ndarray:
     """The chance that each row's softmax over `logits` (readings × cards) picks each of
     `picks` in turn, without putting back: picks × readings."""

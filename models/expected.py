@@ -12,7 +12,7 @@ import numpy as np
 from board import ASSASSIN, NEUTRAL, Board, Color
 from common import zipf
 from models.captains import Captain, MarginCaptain
-from models.chances import pick_chances, softmax
+from models.chances import pick_chances, softmax, strayed
 from models.sight import CLEAR_RANK, Sight
 from models.situation import HintChoice, Situation
 from models.weights import Weights
@@ -43,6 +43,8 @@ class CaptainSettings:
     widen_below: float | None = None   # None: by how dense the matrix is (0009)
     reading_temperature: float = 0.05  # how partners' readings are scored against the agent's picks
     slip: float = 0.1                  # the chance of a pick no reading foresees
+    lapse: float = 0.0                 # the share of the agent's turns read `flat` times as sharply
+    flat: float = 1.0                  # (the model of people's calibration, `Fit.lapse`)
     assassin_gap: int = 3              # every voice ranks the assassin below this many (0027)
     commonness: float = 0.0            # own cards a hint's Zipf unit is worth: near equals, the commoner
     count_bonus: float = 0.0           # own cards each card past the first is worth beyond its chance
@@ -436,8 +438,11 @@ class ExpectedCaptain(Captain):
         # As the partner's agent reads them, backoff included, even for the captain's own matrix.
         w = partner.hint_rows([self.weights.hints[i] for i in chosen], situation.words)
         rng = np.random.default_rng(self.settings.seed)  # common random numbers: fair between hints
-        noise = rng.gumbel(size=(self.settings.samples, 1, w.shape[1])).astype(np.float32)
-        noisy = w[None] / self.temperature + noise                         # (S, n, cards)
+        samples, lapse, flat = self.settings.samples, self.settings.lapse, self.settings.flat
+        noise = rng.gumbel(size=(samples, 1, w.shape[1])).astype(np.float32)
+        # A `lapse` share of the turns is read loosely: those samples at a flatter temperature.
+        sharpness = np.where(np.arange(samples) < round(lapse * samples), flat, 1.0).astype(np.float32)
+        noisy = sharpness[:, None, None] * w[None] / self.temperature + noise   # (S, n, cards)
         own, others, losing = situation.own, ~situation.own, self.losing(situation)
         cost = np.array([self.cost(c, situation.team) for c in situation.colors], np.float32)
         cost[losing] = 0.0   # a card that loses is priced by its chance (`simulate`), not as a miss
@@ -446,7 +451,7 @@ class ExpectedCaptain(Captain):
             # Which other card ends the turn does not depend on when (a Gumbel max is
             # independent of its argmax), so its chances are exact, a softmax over the others:
             # a rare assassin is priced at its chance, not at 0 or 1 in `samples`.
-            ends = softmax(w[:, others] / self.temperature, axis=1)         # (n, others)
+            ends = strayed(w[:, others] / self.temperature, lapse, flat, axis=1)   # (n, others)
         else:                                        # only own cards are left: no miss
             best_other, ends = np.full(noisy.shape[:2], -np.inf), np.zeros((len(w), 0))
         # The agent guesses down its noisy ranking: the own cards above the best other one.

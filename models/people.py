@@ -23,7 +23,7 @@ import numpy as np
 from board import Board, Color
 from common import PACKAGE_DATA
 from models.agents import Agent
-from models.chances import softmax
+from models.chances import strayed
 from models.hints import Hint, zipf
 from models.likelihood import FREQUENCY  # the card word's wordfreq Zipf frequency, over 8
 from models.weights import Weights
@@ -123,6 +123,10 @@ class Fit:
     # Models of people on one family of sources each (by family), the same features: the readings
     # a person is weighed among (models/person.py, `Experts`).
     experts: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    # Where the logits are surest, people still go elsewhere now and then: `lapse` of their picks
+    # follow `flat` times the logits (fitted on held-out clicks, `models.chances.strayed`).
+    lapse: float = 0.0
+    flat: float = 1.0
 
     @property
     def readings(self) -> frozenset[str]:
@@ -133,13 +137,15 @@ class Fit:
         return {"name": self.name, "features": list(self.features),
                 "coefficients": [round(c, 6) for c in self.coefficients], "l2": self.l2,
                 "about": self.about,
-                "experts": {f: [round(c, 6) for c in beta] for f, beta in self.experts.items()}}
+                "experts": {f: [round(c, 6) for c in beta] for f, beta in self.experts.items()},
+                "lapse": round(self.lapse, 4), "flat": round(self.flat, 4)}
 
     @classmethod
     def from_json(cls, data: Mapping) -> Fit:
         return cls(data["name"], tuple(data["features"]), tuple(map(float, data["coefficients"])),
                    float(data.get("l2", 0.0)), data.get("about", ""),
-                   {f: tuple(map(float, beta)) for f, beta in data.get("experts", {}).items()})
+                   {f: tuple(map(float, beta)) for f, beta in data.get("experts", {}).items()},
+                   float(data.get("lapse", 0.0)), float(data.get("flat", 1.0)))
 
 
 def load_fits(path: Path = PEOPLE_PATH) -> list[Fit]:
@@ -205,7 +211,12 @@ class PeopleModel:
 
     def chances(self, clue: str, words: Sequence[str]) -> np.ndarray:
         """The chance that a person picks each card first for the clue."""
-        return softmax(self.logits([clue], words)[0])
+        return self.strayed(self.logits([clue], words)[0])
+
+    def strayed(self, logits: np.ndarray) -> np.ndarray:
+        """Chances from the model's logits, with the picks people make where it is surest of
+        another (`Fit.lapse`)."""
+        return strayed(logits, self.fit.lapse, self.fit.flat)
 
 
 # The captain simulates a reader as a softmax of its rows over its temperature: a reading's rows
@@ -262,10 +273,9 @@ class PeopleAgent(Agent):
     def stop(self, column: np.ndarray, hint: Hint) -> bool:
         return self.chances(column).max() < self.stop_below
 
-    @staticmethod
-    def chances(column: np.ndarray) -> np.ndarray:
+    def chances(self, column: np.ndarray) -> np.ndarray:
         """The model's chances from a reading's column (its logits times PEOPLE_TEMPERATURE)."""
-        return softmax(column.astype(np.float64) / PEOPLE_TEMPERATURE)
+        return self.model.strayed(column.astype(np.float64) / PEOPLE_TEMPERATURE)
 
     def bonus(self, board: Board, team: Color) -> str | None:
         words = board.unrevealed_words()

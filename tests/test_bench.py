@@ -3,6 +3,7 @@
 import json
 import string
 import subprocess
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -423,7 +424,9 @@ def test_the_bench_builds_its_players_with_the_games_factory(tiny):
     bench_captain = captain_of(Spec(model.DEFAULT_CAPTAIN, "tinya"), made, alone=True)
     game_captain = model.AI(made["tinya"], partners=others).captain(alone=True)
     assert type(bench_captain) is type(game_captain)
-    assert bench_captain.settings == game_captain.settings == model.FOR_PEOPLE
+    fit = bench_captain.weights.model.fit   # the model of people's strays, read from the model
+    assert bench_captain.settings == game_captain.settings \
+        == replace(model.FOR_PEOPLE, lapse=fit.lapse, flat=fit.flat)
     assert [p.name for p in bench_captain.partners] == [p.name for p in game_captain.partners]
     assert isinstance(bench_captain.weights, model.PeopleReading) and bench_captain.alone
     # With the partner policy's matrices it plans for them; with none, for its twin, as the game's does.

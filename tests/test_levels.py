@@ -18,7 +18,6 @@ from lab.evaluation.human_models import FittedGuesser, StrangerFeatures
 from lab.evaluation.levels import AUTO, SEATS, TARGETS, levels_markdown, run_levels
 from lab.foreign.vectors import Vectors, unit
 from model import AI, LEVELS, Hint, Weights, zipf
-from models.people import PeopleAgent
 from players import Composition, make_team
 from renderer import ConsoleTerminal, Renderer
 
@@ -82,7 +81,8 @@ def your_hints(ai: AI, level: str, boards: range, hints_a_board: int = 4) -> lis
         for _ in range(hints_a_board):
             choice = team.captain.model.give_hint(play, team.color, said)
             words = play.unrevealed_words()
-            chances = PeopleAgent.chances(ai.people_agent().weights.hint_row(choice.hint.word, words))
+            reader = ai.people_agent()
+            chances = reader.chances(reader.weights.hint_row(choice.hint.word, words))
             given.append((choice.hint, chances, words.index(choice.targets[0])))
             said.append(choice.hint.word)
             for word in choice.targets:

@@ -44,6 +44,7 @@ VARIANTS = {
     "old": {"old_model": True, "no_sight": True, "temperature": 0.01, "max_count": 2},
     "gap1": {"assassin_gap": 1},   # the assassin never the people reading's strongest other card
     "gap3": {"assassin_gap": 3},
+    "sharp": {"lapse": 0.0},   # the model of people read as its softmax alone: never a looser reading
     # Decision 0046: the captain before it (own cards not meant were rivals, no count bonus, no
     # price on rarity), and each of the three changes taken back alone; a margin tried and dropped.
     "before": {"own_rivals": True, "count_bonus": 0.0, "commonness": 0.0},
@@ -73,7 +74,8 @@ def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
     if sight is not None and loosen:
         sight = sight.loosened(**loosen)
     reading = PeopleReading(ai.weights, model)
-    return ExpectedCaptain(reading, [reading], True, settings=replace(FOR_PEOPLE, **options), sight=sight)
+    settings = replace(FOR_PEOPLE, **{"lapse": model.fit.lapse, "flat": model.fit.flat, **options})
+    return ExpectedCaptain(reading, [reading], True, settings=settings, sight=sight)
 
 
 def build_ai(sources: Path, words: list[str], embedded: bool) -> tuple[AI, dict]:
