@@ -3,15 +3,17 @@ heard as families of sources (with its helpers: families, word frequency, voices
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from board import ASSASSIN, NEUTRAL, Board, Color
+from common import zipf
 from models.captains import Captain, MarginCaptain
 from models.chances import pick_chances, softmax, strayed
-from models.sight import Sight
+from models.sight import CLEAR_RANK, Sight
 from models.situation import HintChoice, Situation
 from models.weights import Weights
 
@@ -44,8 +46,16 @@ class CaptainSettings:
     lapse: float = 0.0                 # the share of the agent's turns read `flat` times as sharply
     flat: float = 1.0                  # (the model of people's calibration, `Fit.lapse`)
     assassin_gap: int = 3              # every voice ranks the assassin below this many (0027)
+    commonness: float = 0.0            # own cards a hint's Zipf unit is worth: near equals, the commoner
+    count_bonus: float = 0.0           # own cards each card past the first is worth beyond its chance
+    bonus_cards: int = 2               # ... up to this many cards past the first
+    clear_rank: int = CLEAR_RANK       # ... each among the hint's this many nearest card words
     seed: int = 0
 
+
+# A hint word this frequent (Zipf, wordfreq's) is one every person knows: people's clues have a
+# median of 4.76; `CaptainSettings.commonness` prices each Zipf unit below it.
+COMMON_ZIPF = 5.0
 
 # A card aimed at and missed this often is aimed at again only by a one-card hint that every
 # reading ranks first; no card is aimed at by more than `MAX_AIMS` hints a game; a hint that aims
@@ -57,7 +67,11 @@ GIVE_UP_AFTER, MAX_AIMS, MOVE_ON_TRIES = 2, 3, 4
 # three cards at most, when every reading a person may take sees all three (models/sight.py),
 # which also keeps the assassin far from the targets in each (not a rank among the others: a
 # clear hint may have the assassin second of the cards it barely touches).
-FOR_PEOPLE = CaptainSettings(max_count=3, temperature=0.02, assassin_gap=0)
+# Each card past the first is worth `count_bonus` more than the model of people's chance of it,
+# as every reading a person may take puts it above every card not the team's; near equals, the
+# commoner word (decision 0047).
+FOR_PEOPLE = CaptainSettings(max_count=3, temperature=0.02, assassin_gap=0, count_bonus=0.3,
+                             commonness=0.05)
 
 
 # Which source family each matrix reads: matrices of one family are one voice, not several.
@@ -234,13 +248,25 @@ class ExpectedCaptain(Captain):
         table = np.full((len(situation.legal), self.depth(situation)), -np.inf)
         self.reached = np.zeros(len(situation.legal))   # per hint: the count all readers reach
         self.seen = np.ones(table.shape, dtype=bool)    # per hint and count: a person sees it (`sight`)
+        self.clear = np.zeros(table.shape, dtype=bool)  # ... and each target is a first thought (`sight`)
         own = self.shortlist(situation, board)
         self.simulate(situation, board, own, table)
         if len(self.partners) > 1 and table.max() < self.widen_below:
             wider = self.shortlist(situation, board, views=[p.board_matrix(situation.words)
                                                              for p in self.partners])
             self.simulate(situation, board, np.setdiff1d(wider, own), table)
+        # The bonus rests on the sight rule: a count every reading sees, of cards the hint clearly
+        # brings to mind (`clear`); none without the rule.
+        settings = self.settings
+        extra = np.minimum(np.arange(table.shape[1]), settings.bonus_cards)
+        table += settings.commonness * self.hint_zipf[:, None] + settings.count_bonus * extra * self.clear
         return self.agreed(table) if self.strangers else table
+
+    @functools.cached_property
+    def hint_zipf(self) -> np.ndarray:
+        """Each hint's Zipf frequency in English (`zipf`), capped at `COMMON_ZIPF`: a word every
+        person knows is no clearer for being commoner still."""
+        return np.minimum(zipf(self.weights.hints), COMMON_ZIPF)
 
     def agreed(self, table: np.ndarray) -> np.ndarray:
         """The table without the counts that some reader speaking on the hint does not reach
@@ -276,6 +302,8 @@ class ExpectedCaptain(Captain):
         self.reached[chosen] = np.where(speaks | ~speaks.any(axis=0), sure, np.inf).min(axis=0)
         if self.sight:
             self.seen[chosen] = self.counts_seen(situation, chosen)[:, :table.shape[1]]
+            clear = self.first_thoughts(situation, chosen)[:, :table.shape[1]]
+            self.clear[chosen] = self.seen[chosen] & clear
 
     def counts_seen(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
         """For each chosen hint and count, whether a person sees its targets whichever way they
@@ -295,6 +323,14 @@ class ExpectedCaptain(Captain):
         k = np.arange(1, seen.shape[1] + 1)
         alone = (k == 1) & clear[:, None]
         return seen & np.where(before[:, None] == 0, alone, k <= before[:, None])
+
+    def first_thoughts(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
+        """For each chosen hint and count, whether the hint clearly brings each of its targets
+        (in the model of people's order) to mind (`clear_rank`)."""
+        own = situation.own
+        order = np.argsort(-situation.weights[chosen][:, own], axis=1, kind="stable")
+        near = self.sight.evoked(situation.words, chosen, within=self.settings.clear_rank)[:, own]
+        return np.logical_and.accumulate(np.take_along_axis(near, order, axis=1), axis=1)
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
         """The best hint that does not aim again at a set of cards its agent missed (but in the

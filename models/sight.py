@@ -2,14 +2,16 @@
 
 A person may read a hint by meaning (embeddings), by what people say first (the norms) or by
 the phrases and compounds it makes (FIRE ENGINE, HAMMERHEAD). A card is a target only when
-every one of these families that speaks on the hint puts it above every card the hint is not
-meant for; one source's odd link never makes a target. A phrase is a person's first thought:
-a card that makes one with the hint and is not a target is a lure, and no hint may leave one.
+every one of these families that speaks on the hint puts it above every card that is not the
+team's; one source's odd link never makes a target. An own card the hint is not meant for is no
+rival (`own_rivals`): a person who takes it still finds a card of theirs. A phrase is a person's
+first thought: a card that makes one with the hint and is not a target is a lure, and no hint may
+leave one.
 
 Each family is read from the matrices at hand (a missing source is a silent family); a member's
 row is divided by its largest weight on the board, and the family's reading is the mean of the
 members that speak on the hint. A dense family (it weighs every hint) must rank a target
-strictly above every other card; a sparse one (counts, norms) must rank no other card above it.
+strictly above every such card; a sparse one (counts, norms) must rank none above it.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ PHRASE_LINK = 0.5   # a phrase matrix holds 1 for a phrase or compound, ~0 other
 # (of the game's ~400), or linked by the norms or a phrase. TOBACCO puts COMB 42nd, EYE puts
 # OCTOPUS 101st, while HAIR puts COMB 2nd and TENNIS puts RACKET 3rd.
 EVOKED_RANK = 20
+# A card the hint clearly brings to mind, one of a person's first thoughts: among its 5 nearest
+# card words, or linked by the norms or a phrase (SOUND: GUITAR, WAVE; SEVERE is 20 from CANE).
+CLEAR_RANK = 5
 # A card that loses the game is too near a target when a family weighs it at this share of the
 # weakest target or more.
 NEAR = 0.75
@@ -49,10 +54,13 @@ class Family:
 
 
 class Sight:
-    """The families a person may read a hint by, from the matrices at hand."""
+    """The families a person may read a hint by, from the matrices at hand. `margin`: how far a
+    dense family may put a card that is not the team's above a target (0, as shipped: not at
+    all); `own_rivals`: whether the own cards a hint is not meant for must be below its targets
+    too (the rule of decision 0040; off since 0047)."""
 
     def __init__(self, matrices: Mapping[str, Weights] | Sequence[Weights],
-                 cards: Sequence[str] | None = None):
+                 cards: Sequence[str] | None = None, *, margin: float = 0.0, own_rivals: bool = False):
         if not isinstance(matrices, Mapping):
             matrices = {w.name: w for w in matrices}
         if cards is None:
@@ -60,9 +68,14 @@ class Sight:
 
             cards = [w.lower() for w in board_words()]
         self.cards = tuple(cards)   # the card words a hint's nearest are counted among
+        self.matrices, self.margin, self.own_rivals = matrices, margin, own_rivals
         self.members = {family: [matrices[name] for name in names if name in matrices]
                         for family, names in FAMILIES.items()}
         self.members = {family: found for family, found in self.members.items() if found}
+
+    def loosened(self, margin: float = 0.0, own_rivals: bool = False) -> Sight:
+        """This sight with another `margin` and `own_rivals` (the lab's variants)."""
+        return Sight(self.matrices, self.cards, margin=margin, own_rivals=own_rivals)
 
     def __bool__(self) -> bool:
         return bool(self.members)
@@ -91,33 +104,47 @@ class Sight:
                own: np.ndarray, losing: np.ndarray | None = None) -> np.ndarray:
         """For each of the `hints` (indices) and each count k, whether a person sees its first k
         own cards, taken in `order` (hints × own cards, the person's likeliest first), whichever
-        way they read it: hints × own cards, True where every family that speaks puts those k
-        above every other card, its other own cards too; each of the k must be evoked by the hint
-        whatever the board (`evoked`). A card outside the k that makes a phrase with the hint is
-        a lure; and a count is not seen when some family weighs a card that loses (`losing`) at
-        `NEAR` of its weakest target or more: a person who strays once may meet it."""
+        way they read it: hints × own cards, True where every clause of `clauses` holds."""
         seen = np.ones(order.shape, dtype=bool)
+        for passed in self.clauses(words, hints, order, own, losing).values():
+            seen &= passed
+        return seen
+
+    def clauses(self, words: Sequence[str], hints: np.ndarray, order: np.ndarray,
+                own: np.ndarray, losing: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """The rule's clauses, each hints × own cards (count k in column k-1), True where it holds:
+        `evoked`, each of the k is evoked by the hint whatever the board; `<family>:others`, the
+        family puts the k above every card that is not the team's (a dense one: above it less
+        `margin`); `<family>:own`, above the own cards not meant, only when they are `own_rivals`;
+        `phrases:lure`, no card outside the k makes a phrase with the hint; and `<family>:losing`,
+        the family weighs no card that loses (`losing`) at `NEAR` of its weakest target or more:
+        a person who strays once may meet it. A silent family's clauses hold."""
+        shape = order.shape
         if not own.any():
-            return seen
+            return {}
         families = self.families(words, hints)
         evoked = np.take_along_axis(self.evoked(words, hints, families)[:, own], order, axis=1)
-        seen &= np.logical_and.accumulate(evoked, axis=1)
+        found = {"evoked": np.logical_and.accumulate(evoked, axis=1)}
         for family in families:
+            silent = ~family.speaks[:, None]
             ranked = np.take_along_axis(family.reading[:, own], order, axis=1)       # (n, own)
             outside = family.reading[:, ~own].max(axis=1, keepdims=True) if (~own).any() \
                 else np.full((len(hints), 1), -np.inf)
             beyond = np.maximum.accumulate(ranked[:, ::-1], axis=1)[:, ::-1]         # from k on
-            rest = np.maximum(outside, np.pad(beyond[:, 1:], ((0, 0), (0, 1)), constant_values=-np.inf))
+            mine = np.pad(beyond[:, 1:], ((0, 0), (0, 1)), constant_values=-np.inf)  # own past k
             weakest = np.minimum.accumulate(ranked, axis=1)
             if family.name == PHRASES:
-                sees = rest <= PHRASE_LINK
+                found["phrases:lure"] = (np.maximum(outside, mine) <= PHRASE_LINK) | silent
             else:
-                sees = weakest > rest if family.dense else weakest >= rest
+                for name, rest in (("others", outside), ("own", mine)):
+                    if name == "own" and not self.own_rivals:
+                        continue
+                    above = weakest > rest - self.margin if family.dense else weakest >= rest
+                    found[f"{family.name}:{name}"] = np.broadcast_to(above | silent, shape)
             if losing is not None and losing.any():
                 danger = family.reading[:, losing].max(axis=1, keepdims=True)
-                sees &= (danger <= 0) | (danger < NEAR * weakest)
-            seen &= sees | ~family.speaks[:, None]
-        return seen
+                found[f"{family.name}:losing"] = (danger <= 0) | (danger < NEAR * weakest) | silent
+        return found
 
     @staticmethod
     def rows(matrix: Weights, words: Sequence[str], hints: np.ndarray | None) -> np.ndarray:
@@ -128,9 +155,10 @@ class Sight:
         return matrix.matrix[np.ix_(hints, [matrix.word_index[w] for w in words])]
 
     def evoked(self, words: Sequence[str], hints: np.ndarray,
-               families: Sequence[Family] | None = None) -> np.ndarray:
+               families: Sequence[Family] | None = None, within: int = EVOKED_RANK) -> np.ndarray:
         """Hints × `words`: whether the hint brings the card to mind whatever the board
-        (`EVOKED_RANK`); `families`, the board's readings when they are at hand already."""
+        (among its `within` nearest card words in meaning, or linked by the norms or a phrase);
+        `families`, the board's readings when they are at hand already."""
         if MEANING not in self.members:   # no reading of meaning to rank by: no say
             return np.ones((len(hints), len(words)), dtype=bool)
         evoked = np.zeros((len(hints), len(words)), dtype=bool)
@@ -141,7 +169,7 @@ class Sight:
         reading = self.families(pool, hints, only=MEANING)[0].reading
         mine = reading[:, :len(words)]
         rank = (reading[:, None, :] > mine[:, :, None]).sum(axis=2)       # (hints, words)
-        return evoked | (rank < EVOKED_RANK)
+        return evoked | (rank < within)
 
     def first(self, words: Sequence[str], hints: np.ndarray, cards: np.ndarray) -> np.ndarray:
         """For each of the `hints` (indices), whether every family that speaks on it ranks its

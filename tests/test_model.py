@@ -19,6 +19,7 @@ from model import (
     GreedyAgent,
     Hint,
     HintChoice,
+    Sight,
     Situation,
     ThresholdAgent,
     Weights,
@@ -531,3 +532,31 @@ def test_explain_says_in_plain_words_which_cards_how_sure_and_the_danger():
     one = replace(choice, readers=(("sbert", True),))
     assert ("Sure: the reader it checks (SBERT's sentence meaning) puts these cards above every other "
             "card.") in explanation(one)
+
+
+def test_a_count_bonus_adds_to_each_card_past_the_first_only_with_the_sight_rule():
+    # The bonus trusts what every reading sees (models/sight.py); with no rule, no bonus. FRUIT's
+    # APPLE and PEAR are seen and clear; a third card (WHALE, 0.05 like the rest) is neither.
+    w, b = weights(), board()
+    situation = Situation.of(w, b, RED)
+    sight = Sight([Weights("sbert", HINTS, tuple(WORDS), MATRIX.copy())], cards=WORDS)
+    plain = ExpectedCaptain(w, sight=sight).score(situation, b)
+    bolder = ExpectedCaptain(w, count_bonus=0.3, sight=sight).score(situation, b)
+    blind = ExpectedCaptain(w, count_bonus=0.3).score(situation, b)
+    fruit = HINTS.index("fruit")
+    assert bolder[fruit] - plain[fruit] == pytest.approx([0.0, 0.3, 0.0, 0.0])
+    assert blind[fruit] == pytest.approx(plain[fruit])
+
+
+def test_between_hints_of_equal_value_the_commoner_word_wins():
+    # FRUIT and SEA read the cards alike (FRUIT's row twice), so the plain captain values them
+    # alike; the one that prices rarity takes the commoner (Zipf: sea 5.06, counted as 5; fruit 4.57).
+    matrix = np.vstack([MATRIX[1], MATRIX[1], MATRIX[2:]])
+    w, b = weights(matrix, hints=("fruit", "sea", "music", "weather", "noise")), board()
+    situation = Situation.of(w, b, RED)
+    plain = ExpectedCaptain(w).score(situation, b)
+    assert plain[0] == pytest.approx(plain[1])
+    pricing = ExpectedCaptain(w, commonness=0.05)
+    gap = pricing.score(situation, b)[1] - pricing.score(situation, b)[0]
+    assert gap == pytest.approx(0.05 * (5.0 - 4.57))
+    assert pricing.give_hint(b, RED).hint.word == "sea"

@@ -9,7 +9,7 @@ import numpy as np
 
 from initializers.compounds import read_compounds, splits
 from model import Weights
-from models.sight import Sight
+from models.sight import CLEAR_RANK, Sight
 
 HINTS = ("sea", "gas", "salt")
 WORDS = ("wave", "fish", "giant", "flame", "bank")
@@ -49,12 +49,29 @@ def test_a_card_one_source_alone_links_is_never_a_target() -> None:
     assert sight().sees("sea", WORDS, ["wave"]) == {"meaning": True, "norms": True}
 
 
-def test_an_own_card_not_meant_counts_as_any_other_card() -> None:
-    # WAVE, FISH and BANK are own cards; the norms put BANK above FISH, so SEA 2 (WAVE, FISH)
-    # claims a card a person would not take second; SEA 1 and SEA 3 (all three) are seen.
+def test_an_own_card_not_meant_is_no_rival_but_any_other_card_is() -> None:
+    # WAVE, FISH and BANK are own cards; the norms put BANK above FISH. A person who takes BANK
+    # second for SEA 2 (WAVE, FISH) still finds an own card, so every count is seen; the strict
+    # rule (`own_rivals`) refused SEA 2. With BANK not the team's, FISH is no target (above).
     mask = np.isin(WORDS, ["wave", "fish", "bank"])
     order = np.argsort(-SBERT[[0]][:, mask], axis=1)
-    assert sight().counts(WORDS, np.array([0]), order, mask)[0].tolist() == [True, False, True]
+    assert sight().counts(WORDS, np.array([0]), order, mask)[0].tolist() == [True, True, True]
+    strict = sight().loosened(own_rivals=True)
+    assert strict.counts(WORDS, np.array([0]), order, mask)[0].tolist() == [True, False, True]
+    assert "norms:own" not in sight().clauses(WORDS, np.array([0]), order, mask)
+    assert not strict.clauses(WORDS, np.array([0]), order, mask)["norms:own"][0, 1]
+
+
+def test_a_margin_lets_a_dense_family_put_another_card_that_near_above_a_target() -> None:
+    # SALT: meaning puts WAVE 0.5 (1.0 on the board), FISH 0.45 (0.9), BANK 0.1 (0.2). With WAVE
+    # and BANK the team's, FISH (the opponent's) is above BANK by 0.7: no margin brings BANK in.
+    mask = np.isin(WORDS, ["wave", "bank"])
+    order = np.argsort(-SBERT[[2]][:, mask], axis=1)
+    for margin in (0.0, 0.5):
+        counts = sight().loosened(margin=margin).counts(WORDS, np.array([2]), order, mask)[0]
+        assert counts.tolist() == [True, False]
+    assert sight().loosened(margin=0.8).counts(WORDS, np.array([2]), order, mask)[0].tolist() \
+        == [True, True]
 
 
 def test_a_losing_card_near_a_target_in_any_reading_leaves_no_count() -> None:
@@ -107,3 +124,16 @@ def test_a_card_is_evoked_only_among_the_hints_nearest_card_words_whatever_the_b
     pool = Weights("sbert", HINTS, WORDS + tuple(near), np.hstack([SBERT, columns]))
     assert Sight([sbert], cards=WORDS).evoked(WORDS, np.array([2]))[0].tolist() == [True] * 5
     assert not Sight([pool], cards=WORDS + tuple(near)).evoked(WORDS, np.array([2]))[0].any()
+
+
+def test_a_clear_card_is_among_the_hints_first_few_card_words_not_merely_its_twenty() -> None:
+    # Ten card words nearer to SALT than any card on this board: each card is evoked (within 20),
+    # none is one of a person's first thoughts (within `CLEAR_RANK`), which the captain's count
+    # bonus asks of every target.
+    near = [f"near{i}" for i in range(10)]
+    columns = np.zeros((len(HINTS), len(near)), np.float32)
+    columns[2] = 0.9
+    pool = Sight([Weights("sbert", HINTS, WORDS + tuple(near), np.hstack([SBERT, columns]))],
+                 cards=WORDS + tuple(near))
+    assert pool.evoked(WORDS, np.array([2]))[0].all()
+    assert not pool.evoked(WORDS, np.array([2]), within=CLEAR_RANK)[0].any()

@@ -7,7 +7,8 @@
 Each variant plays one team alone on every board with each agent: the fitted guessers
 (lab/evaluation/human_models.py) by default, or the foreign tier's (`--agents mpnet,glove`). It
 prints wins, assassin losses, hints on a win, how many hints every reading sees, the lures left a
-hundred hints and the counts given. `old` is the captain before decision 0040: the model of people
+hundred hints, the mean count, the own cards a hint turned over, the hints' median Zipf and the
+counts given. `old` is the captain before decision 0040: the model of people
 of `--old-fits` (`git show 2aa2534:data/people.json`), no sight, temperature 0.01, two cards at
 most. Seeds 100 and up are the validation range; 10000 and up the test range.
 """
@@ -24,7 +25,7 @@ import numpy as np
 
 import datasets
 from board import deal
-from common import BOARD_WORDS_PATH, load_words
+from common import BOARD_WORDS_PATH, load_words, zipf
 from lab.evaluation import human_models
 from lab.evaluation.foreign_tier import default_initializer
 from lab.evaluation.games import play_solo
@@ -44,6 +45,19 @@ VARIANTS = {
     "gap1": {"assassin_gap": 1},   # the assassin never the people reading's strongest other card
     "gap3": {"assassin_gap": 3},
     "sharp": {"lapse": 0.0},   # the model of people read as its softmax alone: never a looser reading
+    # Decision 0047: the captain before it (own cards not meant were rivals, no count bonus, no
+    # price on rarity), and each of the three changes taken back alone; a margin tried and dropped.
+    "before": {"own_rivals": True, "count_bonus": 0.0, "commonness": 0.0},
+    "own_rivals": {"own_rivals": True},
+    "no_bonus": {"count_bonus": 0.0},
+    "bonus45": {"count_bonus": 0.45},
+    "bonus_second": {"bonus_cards": 1},   # the third card earns no bonus
+    "clear10": {"clear_rank": 10},
+    "clear20": {"clear_rank": 20},
+    "clear5_bonus50": {"count_bonus": 0.5},
+    "no_commonness": {"commonness": 0.0},
+    "commonness10": {"commonness": 0.10},
+    "margin05": {"margin": 0.05},   # a dense family may put another card 0.05 above a target
 }
 FOREIGN = ("mpnet", "glove")   # the foreign tier's greedy agents (lab/foreign/agent.py)
 
@@ -56,9 +70,21 @@ def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
         raise SystemExit("the variant 'old' needs --old-fits")
     model = PeopleModel.of([ai.weights, *ai.partners], old_fits) if old else ai.people
     sight = None if options.pop("no_sight", False) else ai.sight
+    loosen = {key: options.pop(key) for key in ("margin", "own_rivals") if key in options}
+    if sight is not None and loosen:
+        sight = sight.loosened(**loosen)
     reading = PeopleReading(ai.weights, model)
     settings = replace(FOR_PEOPLE, **{"lapse": model.fit.lapse, "flat": model.fit.flat, **options})
     return ExpectedCaptain(reading, [reading], True, settings=settings, sight=sight)
+
+
+def build_ai(sources: Path, words: list[str], embedded: bool) -> tuple[AI, dict]:
+    """The game's AI on the matrices at hand (SBERT and phrases alone when `embedded`), and every
+    matrix loaded, for the judge."""
+    weights, _, _ = load_all(list(datasets.INITIALIZERS), sources, None, required=False, words=words)
+    loaded = {n: w for n, w in weights.items() if not embedded or n in ("sbert", "phrases")}
+    own = default_initializer(loaded)
+    return AI(loaded[own], partners=[w for n, w in loaded.items() if n != own]), weights
 
 
 def main(argv: list[str]) -> int:
@@ -74,10 +100,7 @@ def main(argv: list[str]) -> int:
                         f"and the foreign tier's agents ({', '.join(FOREIGN)})")
     args = p.parse_args(argv)
     words = load_words(BOARD_WORDS_PATH)
-    weights, _, _ = load_all(list(datasets.INITIALIZERS), args.sources, None, required=False, words=words)
-    loaded = {n: w for n, w in weights.items() if not args.embedded or n in ("sbert", "phrases")}
-    own = default_initializer(loaded)
-    ai = AI(loaded[own], partners=[w for n, w in loaded.items() if n != own])
+    ai, weights = build_ai(args.sources, words, args.embedded)
     guessers = {name: ForeignAgent(load(name)) if name in FOREIGN
                 else human_models.fit_guesser(name, args.sources) for name in args.agents.split(",")}
     judge = Sight(weights)   # every matrix loaded, as the tier's judge
@@ -92,12 +115,16 @@ def main(argv: list[str]) -> int:
                 human_models.judge(game, board, judge)
                 games.append(game)
         sight = human_models.sight_summary(games)
-        counts = np.bincount([h.count or 0 for g in games for h in g.hints], minlength=4)[1:]
+        hints = [h for g in games for h in g.hints]
+        counts = np.bincount([h.count or 0 for h in hints], minlength=4)[1:]
+        given = f"count {np.mean([h.count or 0 for h in hints]):.2f} " \
+                f"own a hint {np.mean([h.achieved for h in hints]):.2f} " \
+                f"Zipf {np.median(zipf([h.word for h in hints])):.2f}"
         print(f"{name:9s} wins {np.mean([g.won for g in games]):.3f} "
               f"assassin {np.mean([g.assassin for g in games]):.3f} "
               f"hints on a win {np.mean([len(g.hints) for g in games if g.won]):.2f} "
               f"seen {sight['seen']:.2f} lures {sight['lures_assassin']:.1f}/{sight['lures_other']:.1f} "
-              f"counts 1..3 {counts.tolist()} ({time.perf_counter() - started:.0f} s)", flush=True)
+              f"{given} counts 1..3 {counts.tolist()} ({time.perf_counter() - started:.0f} s)", flush=True)
     return 0
 
 
