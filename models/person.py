@@ -64,6 +64,10 @@ LAPSE = 0.05
 # they follow its order closely (its likeliest temperature at most `SHARP` ranks): the captain
 # plans for it as for its twin, who takes its first card.
 SWITCH_MARGIN, SWITCH_PICKS, SHARP = 8.0, 10, 1.0
+# The learnt coefficients are used once they have foreseen the person's choices this many nats
+# better than the model of people (a Bayes factor of 20): a search over 10,000 hints finds any
+# odd coefficient that a few choices barely support (0048).
+TRUST_MARGIN = 3.0
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
 NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
@@ -210,8 +214,8 @@ class Person:
     """One person as the AI comes to know them: a model of people of their own (`model`, whose
     coefficients move as they play), and the choices it was learnt from.
 
-    The learner's coefficients are used only while they foresee this person better than the model
-    of people does (`gain`): each new choice is read by both before it is learnt from, and the
+    The learner's coefficients are used only once they foresee this person clearly better than
+    the model of people does (`gain`, `TRUST_MARGIN`): each new choice is read by both before it is learnt from, and the
     log-likelihoods' difference adds up. A partner who reads as people do teaches nothing to
     believe, and is read as people are. `learnt` resumes a person saved by `to_json` without
     fitting again.
@@ -304,8 +308,13 @@ class Person:
         return choice_data(self.values, self.choices)
 
     def use(self) -> None:
-        """Read the person by what was learnt while it foresees them better than the prior."""
-        self.model.coefficients = np.asarray(self.learnt if self.gain > 0 else self.prior, np.float32)
+        """Read the person by what was learnt once it foresees them clearly better than the prior."""
+        self.model.coefficients = np.asarray(self.learnt if self.trusted else self.prior, np.float32)
+
+    @property
+    def trusted(self) -> bool:
+        """Whether what was learnt has foreseen this person clearly better than the prior (`TRUST_MARGIN`)."""
+        return self.gain > TRUST_MARGIN
 
     def relearn(self) -> None:
         """Learn from every choice at once; the gain, held out: two halves of the choices (alternate
@@ -375,7 +384,7 @@ class Person:
         if (reader := self.reader()) is not None:
             lines.append(f"You read its hints by {READER_SAID.get(reader.name, reader.name)}: "
                          "it plans its hints for that reading.")
-        if self.gain <= 0:
+        if not self.trusted:
             return lines if reader is not None else [*lines, UNSURE]
         for family, ratio in sorted(self.leanings().items(), key=lambda item: -item[1]):
             how = ("more than most people" if ratio >= 1.25 else "less than most people" if ratio <= 0.8
