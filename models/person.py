@@ -71,8 +71,8 @@ TRUST_MARGIN = 3.0
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
 NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
-UNSURE = ("What it learnt does not yet foresee your choices better than how people read on average: "
-          "it reads you as it reads them, for now.")
+UNSURE = ("What it learnt does not yet foresee your choices clearly better than how people read on "
+          "average: it reads you as it reads them, for now.")
 
 
 def expert_features(names: Sequence[str]) -> dict[str, np.ndarray]:
@@ -215,10 +215,10 @@ class Person:
     coefficients move as they play), and the choices it was learnt from.
 
     The learner's coefficients are used only once they foresee this person clearly better than
-    the model of people does (`gain`, `TRUST_MARGIN`): each new choice is read by both before it is learnt from, and the
-    log-likelihoods' difference adds up. A partner who reads as people do teaches nothing to
-    believe, and is read as people are. `learnt` resumes a person saved by `to_json` without
-    fitting again.
+    the model of people does (`gain`, `TRUST_MARGIN`): each new choice is read by both before it
+    is learnt from, and the log-likelihoods' difference adds up. A partner who reads as people do
+    teaches nothing to believe, and is read as people are. `learnt` resumes a person saved by
+    `to_json` without fitting again.
 
     Its raw readers (`readers`, the matrices the model reads) are weighed on its picks alongside:
     each pick is scored by every reader (`heard`) and by the fitted model (`prior_heard`), and

@@ -11,7 +11,16 @@ from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Card
 from engine import Game, Team
 from model import AI, Hint, Weights
 from models.people import Fit, PeopleModel
-from models.person import PICKS, TARGETS, Bayes, Choice, Experts, Person, expert_features
+from models.person import (
+    PICKS,
+    TARGETS,
+    TRUST_MARGIN,
+    Bayes,
+    Choice,
+    Experts,
+    Person,
+    expert_features,
+)
 from players import Learning
 
 rng = np.random.default_rng(0)
@@ -161,6 +170,21 @@ def test_a_partner_who_reads_as_people_do_is_read_as_people_are():
     assert person.gain <= 0
     assert person.model.coefficients.tolist() == list(FIT.coefficients)
     assert not np.allclose(person.learnt, FIT.coefficients)   # learnt, but not believed
+
+
+def test_a_learnt_reading_is_believed_only_once_it_foresees_the_person_clearly_better():
+    """A gain of a nat or two is a Bayes factor of three or seven: too little to let a captain that
+    searches every hint plan for coefficients the choices barely support."""
+    person = Person(people(), Bayes(), planted_choices(40))
+    assert person.gain > TRUST_MARGIN and person.model.coefficients[1] > 2 * FIT.coefficients[1]
+    learnt = person.model.coefficients.copy()
+    for gain, believed in ((TRUST_MARGIN - 0.5, FIT.coefficients), (TRUST_MARGIN + 0.5, learnt)):
+        person.gain = gain
+        person.use()
+        np.testing.assert_allclose(person.model.coefficients, believed, atol=1e-6)
+    assert any(line.startswith("You follow") for line in person.describe())
+    person.gain = TRUST_MARGIN - 0.5   # what it learnt is not said either
+    assert not any(line.startswith("You follow") for line in person.describe())
 
 
 def test_a_saved_person_is_taken_up_without_fitting_again():
