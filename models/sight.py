@@ -72,6 +72,7 @@ class Sight:
         self.members = {family: [matrices[name] for name in names if name in matrices]
                         for family, names in FAMILIES.items()}
         self.members = {family: found for family, found in self.members.items() if found}
+        self.near: tuple | None = None   # the last board's `nearness`
 
     def loosened(self, margin: float = 0.0, own_rivals: bool = False) -> Sight:
         """This sight with another `margin` and `own_rivals` (the lab's variants)."""
@@ -159,17 +160,31 @@ class Sight:
         """Hints × `words`: whether the hint brings the card to mind whatever the board
         (among its `within` nearest card words in meaning, or linked by the norms or a phrase);
         `families`, the board's readings when they are at hand already."""
+        linked, rank = self.nearness(words, hints, families)
+        return linked | (rank < within)
+
+    def nearness(self, words: Sequence[str], hints: np.ndarray,
+                 families: Sequence[Family] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Hints × `words`: whether the norms or a phrase link the hint and the card, and the
+        card's rank among the hint's card words in meaning (0: nearest). Kept for the last board
+        and hints asked: the rule and the captain's count bonus ask of the same ones in turn."""
+        key = (tuple(words), np.asarray(hints).tobytes())
+        if self.near is not None and self.near[0] == key:
+            return self.near[1]
+        linked = np.zeros((len(hints), len(words)), dtype=bool)
+        rank = np.zeros((len(hints), len(words)), dtype=int)
         if MEANING not in self.members:   # no reading of meaning to rank by: no say
-            return np.ones((len(hints), len(words)), dtype=bool)
-        evoked = np.zeros((len(hints), len(words)), dtype=bool)
-        for family in self.families(words, hints) if families is None else families:
-            if family.name != MEANING:
-                evoked |= family.reading > 0
-        pool = list(dict.fromkeys([*words, *self.cards]))
-        reading = self.families(pool, hints, only=MEANING)[0].reading
-        mine = reading[:, :len(words)]
-        rank = (reading[:, None, :] > mine[:, :, None]).sum(axis=2)       # (hints, words)
-        return evoked | (rank < within)
+            linked[:] = True
+        else:
+            for family in self.families(words, hints) if families is None else families:
+                if family.name != MEANING:
+                    linked |= family.reading > 0
+            pool = list(dict.fromkeys([*words, *self.cards]))
+            reading = self.families(pool, hints, only=MEANING)[0].reading
+            mine = reading[:, :len(words)]
+            rank = (reading[:, None, :] > mine[:, :, None]).sum(axis=2)
+        self.near = (key, (linked, rank))
+        return linked, rank
 
     def first(self, words: Sequence[str], hints: np.ndarray, cards: np.ndarray) -> np.ndarray:
         """For each of the `hints` (indices), whether every family that speaks on it ranks its
