@@ -311,7 +311,7 @@ class ExpectedCaptain(Captain):
         the single card of a hint that every reading, the model's too, ranks first."""
         own = situation.own
         people = situation.weights[chosen]
-        order = np.argsort(-people[:, own], axis=1, kind="stable")
+        order = self.order(situation, chosen)
         seen = self.sight.counts(situation.words, chosen, order, own, self.losing(situation))
         doubtful = np.array([self.tries.get(w, 0) >= GIVE_UP_AFTER for w in situation.words])[own]
         if not doubtful.any():
@@ -324,11 +324,17 @@ class ExpectedCaptain(Captain):
         alone = (k == 1) & clear[:, None]
         return seen & np.where(before[:, None] == 0, alone, k <= before[:, None])
 
+    @staticmethod
+    def order(situation: Situation, chosen: np.ndarray) -> np.ndarray:
+        """For each chosen hint, its own cards (indices among them) in the model of people's order,
+        the likeliest first: the order a count takes its targets in."""
+        return np.argsort(-situation.weights[chosen][:, situation.own], axis=1, kind="stable")
+
     def first_thoughts(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
         """For each chosen hint and count, whether the hint clearly brings each of its targets
         (in the model of people's order) to mind (`clear_rank`)."""
         own = situation.own
-        order = np.argsort(-situation.weights[chosen][:, own], axis=1, kind="stable")
+        order = self.order(situation, chosen)
         near = self.sight.evoked(situation.words, chosen, within=self.settings.clear_rank)[:, own]
         return np.logical_and.accumulate(np.take_along_axis(near, order, axis=1), axis=1)
 

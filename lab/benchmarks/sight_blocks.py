@@ -96,7 +96,7 @@ class Instrumented(ExpectedCaptain):
     def counts_seen(self, situation, chosen):
         seen = super().counts_seen(situation, chosen)
         own = situation.own
-        order = np.argsort(-situation.weights[chosen][:, own], axis=1, kind="stable")
+        order = self.order(situation, chosen)
         clauses = self.sight.counts(situation.words, chosen, order, own, self.losing(situation))
         found = self.sight.clauses(situation.words, chosen, order, own, self.losing(situation))
         found["chase"] = ~(clauses & ~seen)
