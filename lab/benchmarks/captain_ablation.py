@@ -27,7 +27,6 @@ import datasets
 from board import deal
 from common import BOARD_WORDS_PATH, load_words, zipf
 from lab.evaluation import human_models
-from lab.evaluation.foreign_tier import default_initializer
 from lab.evaluation.games import play_solo
 from lab.evaluation.loading import load_all
 from lab.foreign.agent import ForeignAgent
@@ -64,6 +63,8 @@ FOREIGN = ("mpnet", "glove")   # the foreign tier's greedy agents (lab/foreign/a
 
 def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
     """The game's captain for a person (alone), changed as the variant says."""
+    if not variant:
+        return ai.captain(alone=True)
     options = dict(variant)
     old = options.pop("old_model", False)
     if old and old_fits is None:
@@ -82,9 +83,7 @@ def build_ai(sources: Path, words: list[str], embedded: bool) -> tuple[AI, dict]
     """The game's AI on the matrices at hand (SBERT and phrases alone when `embedded`), and every
     matrix loaded, for the judge."""
     weights, _, _ = load_all(list(datasets.INITIALIZERS), sources, None, required=False, words=words)
-    loaded = {n: w for n, w in weights.items() if not embedded or n in ("sbert", "phrases")}
-    own = default_initializer(loaded)
-    return AI(loaded[own], partners=[w for n, w in loaded.items() if n != own]), weights
+    return human_models.game_ai(weights, ("sbert", "phrases") if embedded else None), weights
 
 
 def main(argv: list[str]) -> int:

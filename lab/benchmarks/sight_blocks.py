@@ -96,10 +96,10 @@ class Instrumented(ExpectedCaptain):
     def counts_seen(self, situation, chosen):
         seen = super().counts_seen(situation, chosen)
         own = situation.own
-        order = self.order(situation, chosen)
-        clauses = self.sight.counts(situation.words, chosen, order, own, self.losing(situation))
-        found = self.sight.clauses(situation.words, chosen, order, own, self.losing(situation))
-        found["chase"] = ~(clauses & ~seen)
+        found = self.sight.clauses(situation.words, chosen, self.order(situation, chosen), own,
+                                   self.losing(situation))
+        rule = np.logical_and.reduce([*found.values(), np.ones(seen.shape, dtype=bool)])   # Sight.counts
+        found["chase"] = ~(rule & ~seen)
         depth = min(seen.shape[1], 3)
         for i, h in enumerate(chosen):
             for k in range(2, depth + 1):

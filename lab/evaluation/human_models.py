@@ -12,7 +12,7 @@ its picks from the model's chances, as people vary, and makes `count` guesses (o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +28,7 @@ from lab.evaluation.stats import count_table, pooled, summarize
 from lab.evaluation.tables import fmt, heading, ran, table
 from lab.foreign.agent import scores
 from lab.foreign.vectors import SOURCES, Vectors, load
-from model import AI, Hint, Sight, zipf
+from model import AI, Hint, Sight, Weights, zipf
 from models.chances import softmax
 from models.people import CONTEXTS, card_frequency, in_context
 
@@ -102,12 +102,12 @@ RULE = ("One team alone (9 own, 8 opponent, 7 neutral, 1 assassin), count+1 gues
         "for 0 or unlimited), and stops; score = hints to find all own cards, 25 on a loss.")
 
 
-def game_ai(setup, names: Sequence[str] | None = None) -> AI:
+def game_ai(weights: Mapping[str, Weights], names: Sequence[str] | None = None) -> AI:
     """The game's AI on the loaded matrices (or those `names` them: the embedded default's, say):
     the default matrix, every other one a partner."""
     from lab.evaluation.foreign_tier import default_initializer
 
-    loaded = {n: w for n, w in setup.weights.items() if names is None or n in names}
+    loaded = {n: w for n, w in weights.items() if names is None or n in names}
     own = default_initializer(loaded)
     return AI(loaded[own], partners=[w for n, w in loaded.items() if n != own])
 
@@ -117,7 +117,7 @@ def tier_games(setup, item: tuple, tick: Callable[[], None] = lambda: None) -> l
     each hint judged by every matrix loaded (`judge`)."""
     name, coefficients, ai_names = item
     guesser = FittedGuesser(name, stranger_features(name), np.array(coefficients, np.float32))
-    ai, games, sight = game_ai(setup, ai_names), [], Sight(setup.weights)
+    ai, games, sight = game_ai(setup.weights, ai_names), [], Sight(setup.weights)
     for seed in setup.seeds:
         board, rng = deal(seed, setup.words)
         game = play_solo(board, board.starting_team, ai.captain(alone=True), guesser, rng, seed)
