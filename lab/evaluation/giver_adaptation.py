@@ -171,18 +171,21 @@ def learn_elsewhere(turns: Sequence[Turn], values: np.ndarray, rows: Sequence[in
                         reading.learnt[ELSEWHERE, name] = score(turns[i], values[i], beta)
 
 
+def answers_apart(a: str, b: str) -> int | None:
+    """In how many survey answers two givers differ (None when they answered different questions)."""
+    mine, theirs = a.split(", "), b.split(", ")
+    return sum(x != y for x, y in zip(mine, theirs, strict=True)) if len(mine) == len(theirs) else None
+
+
 def merge_givers(turns: Sequence[Turn], most: int) -> list[Turn]:
     """The turns with givers whose answers differ in at most `most` of them taken as one (named
     by the first met in record order): one person who answered a question differently."""
     names: dict[str, str] = {}
     for turn in turns:
         if turn.giver and turn.giver not in names:
-            mine = turn.giver.split(", ")
-            names[turn.giver] = next(
-                (n for n in dict.fromkeys(names.values())
-                 if len(n.split(", ")) == len(mine)
-                 and sum(a != b for a, b in zip(n.split(", "), mine, strict=True)) <= most),
-                turn.giver)
+            near = (n for n in dict.fromkeys(names.values())
+                    if (apart := answers_apart(n, turn.giver)) is not None and apart <= most)
+            names[turn.giver] = next(near, turn.giver)
     return [replace(t, giver=names.get(t.giver, t.giver)) for t in turns]
 
 
@@ -267,11 +270,8 @@ def near_twins(turns: Sequence[Turn], most: int) -> list[tuple[str, str, int]]:
     out = []
     for k, a in enumerate(givers):
         for b in givers[k + 1:]:
-            mine, theirs = a.split(", "), b.split(", ")
-            if len(mine) == len(theirs):
-                differ = sum(x != y for x, y in zip(mine, theirs, strict=True))
-                if differ <= most:
-                    out.append((a, b, differ))
+            if (differ := answers_apart(a, b)) is not None and differ <= most:
+                out.append((a, b, differ))
     return out
 
 
