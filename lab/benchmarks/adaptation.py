@@ -101,23 +101,24 @@ class Lab:
             return ExpectedCaptain(reader, (), True, max_count=FOR_PEOPLE.max_count)
         return self.ai.captain(alone=True, person=person)   # the game's captain for a person
 
-    def session(self, job: Job, base: int) -> list[tuple[int, bool, bool]]:
-        """(score, won, assassin) of each game of one session."""
+    def session(self, job: Job, base: int, captain=None) -> list[tuple[int, bool, bool]]:
+        """(score, won, assassin) of each game of one session; `captain`, one that gives every
+        game's hints instead of the job's (the protocol's, lab/benchmarks/adaptation_protocol.py)."""
         person = None
-        if job.captain == "adapting":
+        if captain is None and job.captain == "adapting":
             person = Person(self.ai.people, Bayes(job.strength))
-        elif job.captain == "experts":
+        elif captain is None and job.captain == "experts":
             person = Person(self.ai.people, Experts())
         out = []
         for game in range(GAMES):
             seed = base + GAMES * job.session + game
-            captain = self.captain(job, person)
-            if captain is None:
+            playing = captain or self.captain(job, person)   # the game's: built afresh each game
+            if playing is None:
                 return []
             board, rng = deal(seed, self.words)
             team = board.starting_team
             listeners = [Learning(person, {team}, set())] if person is not None else []
-            result = play_solo(board, team, captain, self.agent(job.partner), rng, seed, listeners)
+            result = play_solo(board, team, playing, self.agent(job.partner), rng, seed, listeners)
             out.append((result.score, result.won, result.assassin))
         return out
 

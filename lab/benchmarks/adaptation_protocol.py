@@ -20,10 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from board import Board, Color, deal
+from board import Board, Color
 from lab.benchmarks import adaptation
 from lab.benchmarks.adaptation import GAMES, PARTNERS, REPORTED, Job, Lab, summarise
-from lab.evaluation.games import play_solo
 from model import Hint, HintChoice
 from protocol import Bot
 
@@ -57,13 +56,7 @@ def session(job: Job, base: int) -> list[tuple[int, bool, bool]]:
     if job.captain == "game-adapting":
         return lab.session(Job(job.partner, "adapting", job.session), base)
     captain = ProtocolCaptain(Bot(lab.ai), "partner" if job.captain == "protocol-adapting" else None)
-    out = []
-    for game in range(GAMES):
-        seed = base + GAMES * job.session + game
-        board, rng = deal(seed, lab.words)
-        result = play_solo(board, board.starting_team, captain, lab.agent(job.partner), rng, seed)
-        out.append((result.score, result.won, result.assassin))
-    return out
+    return lab.session(job, base, captain)
 
 
 def run_job(args: tuple[Job, int]) -> tuple[Job, list]:
