@@ -17,7 +17,7 @@ strictly above every such card; a sparse one (counts, norms) must rank none abov
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -53,14 +53,28 @@ class Family:
     dense: bool
 
 
+@dataclass(frozen=True)
+class Rule:
+    """The numbers of the rule a target must pass. `margin`: how far a dense family may put a card
+    that is not the team's above a target (0: not at all); `own_rivals`: whether the own cards a
+    hint is not meant for must be below its targets too (the rule of decision 0040; off since
+    0047); `near`: the share of its weakest target at which a family's weight on a card that
+    loses the game is too near; `evoked`: how near a target must be among the hint's card words
+    in meaning (`EVOKED_RANK`), when the norms and phrases do not link them."""
+
+    margin: float = 0.0
+    own_rivals: bool = False
+    near: float = NEAR
+    evoked: int = EVOKED_RANK
+
+
 class Sight:
-    """The families a person may read a hint by, from the matrices at hand. `margin`: how far a
-    dense family may put a card that is not the team's above a target (0, as shipped: not at
-    all); `own_rivals`: whether the own cards a hint is not meant for must be below its targets
-    too (the rule of decision 0040; off since 0047)."""
+    """The families a person may read a hint by, from the matrices at hand, and the `rule` a
+    target must pass in each."""
 
     def __init__(self, matrices: Mapping[str, Weights] | Sequence[Weights],
-                 cards: Sequence[str] | None = None, *, margin: float = 0.0, own_rivals: bool = False):
+                 cards: Sequence[str] | None = None, *, rule: Rule = Rule(),
+                 families: Mapping[str, tuple[str, ...]] = FAMILIES):
         if not isinstance(matrices, Mapping):
             matrices = {w.name: w for w in matrices}
         if cards is None:
@@ -68,15 +82,16 @@ class Sight:
 
             cards = [w.lower() for w in board_words()]
         self.cards = tuple(cards)   # the card words a hint's nearest are counted among
-        self.matrices, self.margin, self.own_rivals = matrices, margin, own_rivals
+        self.matrices, self.rule, self.grouping = matrices, rule, families
         self.members = {family: [matrices[name] for name in names if name in matrices]
-                        for family, names in FAMILIES.items()}
+                        for family, names in families.items()}
         self.members = {family: found for family, found in self.members.items() if found}
-        self.near: tuple | None = None   # the last board's `nearness`
+        self.last_nearness: tuple | None = None   # the last board's `nearness`
 
-    def loosened(self, margin: float = 0.0, own_rivals: bool = False) -> Sight:
-        """This sight with another `margin` and `own_rivals` (the lab's variants)."""
-        return Sight(self.matrices, self.cards, margin=margin, own_rivals=own_rivals)
+    def changed(self, families: Mapping[str, tuple[str, ...]] | None = None, **rule) -> Sight:
+        """This sight with other `families` or numbers of its `rule` (the lab's variants)."""
+        return Sight(self.matrices, self.cards, rule=replace(self.rule, **rule),
+                     families=self.grouping if families is None else families)
 
     def __bool__(self) -> bool:
         return bool(self.members)
@@ -118,13 +133,15 @@ class Sight:
         family puts the k above every card that is not the team's (a dense one: above it less
         `margin`); `<family>:own`, above the own cards not meant, only when they are `own_rivals`;
         `phrases:lure`, no card outside the k makes a phrase with the hint; and `<family>:losing`,
-        the family weighs no card that loses (`losing`) at `NEAR` of its weakest target or more:
+        the family weighs no card that loses (`losing`) at `near` of its weakest target or more:
         a person who strays once may meet it. A silent family's clauses hold."""
         shape = order.shape
         if not own.any():
             return {}
         families = self.families(words, hints)
-        evoked = np.take_along_axis(self.evoked(words, hints, families)[:, own], order, axis=1)
+        rule = self.rule
+        evoked = self.evoked(words, hints, families, within=rule.evoked)[:, own]
+        evoked = np.take_along_axis(evoked, order, axis=1)
         found = {"evoked": np.logical_and.accumulate(evoked, axis=1)}
         for family in families:
             silent = ~family.speaks[:, None]
@@ -138,13 +155,13 @@ class Sight:
                 found["phrases:lure"] = (np.maximum(outside, mine) <= PHRASE_LINK) | silent
             else:
                 for name, rest in (("others", outside), ("own", mine)):
-                    if name == "own" and not self.own_rivals:
+                    if name == "own" and not rule.own_rivals:
                         continue
-                    above = weakest > rest - self.margin if family.dense else weakest >= rest
+                    above = weakest > rest - rule.margin if family.dense else weakest >= rest
                     found[f"{family.name}:{name}"] = np.broadcast_to(above | silent, shape)
             if losing is not None and losing.any():
                 danger = family.reading[:, losing].max(axis=1, keepdims=True)
-                found[f"{family.name}:losing"] = (danger <= 0) | (danger < NEAR * weakest) | silent
+                found[f"{family.name}:losing"] = (danger <= 0) | (danger < rule.near * weakest) | silent
         return found
 
     @staticmethod
@@ -169,21 +186,21 @@ class Sight:
         card's rank among the hint's card words in meaning (0: nearest). Kept for the last board
         and hints asked: the rule and the captain's count bonus ask of the same ones in turn."""
         key = (tuple(words), np.asarray(hints).tobytes())
-        if self.near is not None and self.near[0] == key:
-            return self.near[1]
+        if self.last_nearness is not None and self.last_nearness[0] == key:
+            return self.last_nearness[1]
         linked = np.zeros((len(hints), len(words)), dtype=bool)
         rank = np.zeros((len(hints), len(words)), dtype=int)
         if MEANING not in self.members:   # no reading of meaning to rank by: no say
             linked[:] = True
         else:
             for family in self.families(words, hints) if families is None else families:
-                if family.name != MEANING:
+                if not family.dense:   # the norms and phrases: a link at all is a link
                     linked |= family.reading > 0
             pool = list(dict.fromkeys([*words, *self.cards]))
             reading = self.families(pool, hints, only=MEANING)[0].reading
             mine = reading[:, :len(words)]
             rank = (reading[:, None, :] > mine[:, :, None]).sum(axis=2)
-        self.near = (key, (linked, rank))
+        self.last_nearness = (key, (linked, rank))
         return linked, rank
 
     def first(self, words: Sequence[str], hints: np.ndarray, cards: np.ndarray) -> np.ndarray:

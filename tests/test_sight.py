@@ -9,7 +9,7 @@ import numpy as np
 
 from initializers.compounds import read_compounds, splits
 from model import Weights
-from models.sight import CLEAR_RANK, Sight
+from models.sight import CLEAR_RANK, NEAR, Sight
 
 HINTS = ("sea", "gas", "salt")
 WORDS = ("wave", "fish", "giant", "flame", "bank")
@@ -56,7 +56,7 @@ def test_an_own_card_not_meant_is_no_rival_but_any_other_card_is() -> None:
     mask = np.isin(WORDS, ["wave", "fish", "bank"])
     order = np.argsort(-SBERT[[0]][:, mask], axis=1)
     assert sight().counts(WORDS, np.array([0]), order, mask)[0].tolist() == [True, True, True]
-    strict = sight().loosened(own_rivals=True)
+    strict = sight().changed(own_rivals=True)
     assert strict.counts(WORDS, np.array([0]), order, mask)[0].tolist() == [True, False, True]
     assert "norms:own" not in sight().clauses(WORDS, np.array([0]), order, mask)
     assert not strict.clauses(WORDS, np.array([0]), order, mask)["norms:own"][0, 1]
@@ -68,9 +68,9 @@ def test_a_margin_lets_a_dense_family_put_another_card_that_near_above_a_target(
     mask = np.isin(WORDS, ["wave", "bank"])
     order = np.argsort(-SBERT[[2]][:, mask], axis=1)
     for margin in (0.0, 0.5):
-        counts = sight().loosened(margin=margin).counts(WORDS, np.array([2]), order, mask)[0]
+        counts = sight().changed(margin=margin).counts(WORDS, np.array([2]), order, mask)[0]
         assert counts.tolist() == [True, False]
-    assert sight().loosened(margin=0.8).counts(WORDS, np.array([2]), order, mask)[0].tolist() \
+    assert sight().changed(margin=0.8).counts(WORDS, np.array([2]), order, mask)[0].tolist() \
         == [True, True]
 
 
@@ -78,6 +78,12 @@ def test_a_losing_card_near_a_target_in_any_reading_leaves_no_count() -> None:
     assert reach(sight(norms=False), "sea", ["wave", "fish"], losing=["bank"]) == 2   # 0.2: far
     assert reach(sight(norms=False), "salt", ["wave"], losing=["fish"]) == 0          # 0.45 to 0.5
     assert reach(sight(norms=False), "sea", ["wave"], losing=["giant"]) == 1          # no link at all
+
+
+def test_the_rule_says_how_far_a_losing_card_must_be() -> None:
+    # SEA: BANK is a third of WAVE in meaning (0.2 to 0.6) and in the norms (0.1 to 0.3).
+    assert NEAR > 1 / 3 and reach(sight(), "sea", ["wave"], losing=["bank"]) == 1
+    assert reach(sight().changed(near=0.3), "sea", ["wave"], losing=["bank"]) == 0
 
 
 def test_a_silent_family_has_no_say() -> None:

@@ -35,6 +35,8 @@ from model import AI, Sight
 from models.expected import FOR_PEOPLE, ExpectedCaptain
 from models.people import PeopleModel, PeopleReading, load_fits
 
+SPLIT = {"meaning": ("sbert",), "books": ("fasttext",), "norms": ("association", "eat"),
+         "phrases": ("phrases",)}
 VARIANTS = {
     "now": {},
     "no_sight": {"no_sight": True},
@@ -57,6 +59,20 @@ VARIANTS = {
     "no_commonness": {"commonness": 0.0},
     "commonness10": {"commonness": 0.10},
     "margin05": {"margin": 0.05},   # a dense family may put another card 0.05 above a target
+    # The assassin further from the targets in every family (`Sight(near=...)`), or dearer.
+    "near60": {"near": 0.6},
+    "near50": {"near": 0.5},
+    "near40": {"near": 0.4},
+    "cost2x": {"assassin_cost": 16.0, "endgame_assassin_cost": 24.0},
+    "cost3x": {"assassin_cost": 24.0, "endgame_assassin_cost": 36.0},
+    "near50_cost2x": {"near": 0.5, "assassin_cost": 16.0, "endgame_assassin_cost": 24.0},
+    # SBERT and fastText each a reading of its own, not one averaged reading of meaning.
+    "split": {"families": SPLIT},
+    "split_near50": {"families": SPLIT, "near": 0.5},
+    "split_near50_cost2x": {"families": SPLIT, "near": 0.5, "assassin_cost": 16.0,
+                            "endgame_assassin_cost": 24.0},
+    "near50_cost3x": {"near": 0.5, "assassin_cost": 24.0, "endgame_assassin_cost": 36.0},
+    "evoked10": {"evoked": 10, "near": 0.5, "assassin_cost": 16.0, "endgame_assassin_cost": 24.0},
 }
 FOREIGN = ("mpnet", "glove")   # the foreign tier's greedy agents (lab/foreign/agent.py)
 
@@ -71,9 +87,10 @@ def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
         raise SystemExit("the variant 'old' needs --old-fits")
     model = PeopleModel.of([ai.weights, *ai.partners], old_fits) if old else ai.people
     sight = None if options.pop("no_sight", False) else ai.sight
-    loosen = {key: options.pop(key) for key in ("margin", "own_rivals") if key in options}
+    loosen = {key: options.pop(key) for key in ("margin", "own_rivals", "near", "evoked", "families")
+              if key in options}
     if sight is not None and loosen:
-        sight = sight.loosened(**loosen)
+        sight = sight.changed(**loosen)
     reading = PeopleReading(ai.weights, model)
     settings = replace(FOR_PEOPLE, **{"lapse": model.fit.lapse, "flat": model.fit.flat, **options})
     return ExpectedCaptain(reading, [reading], True, settings=settings, sight=sight)
