@@ -1,5 +1,6 @@
-"""The strategies by name, the AI that makes players from weights and chosen strategies, and
-the levels it plays at."""
+"""The strategies by name, the AI that makes players from weights and chosen strategies, the
+captain for a person it learns (made again when their reading changes), and the levels it plays
+at."""
 
 from __future__ import annotations
 
@@ -42,11 +43,13 @@ class PersonCaptain:
         self.planning = plan(self.reading)   # the captain planning now
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
+        """The hint of the captain for the person's reading now, made again if it changed."""
         if (reading := self.person.reader()) is not self.reading:
             self.reading, self.planning = reading, self.plan(reading).carry_on(self.planning)
         return self.planning.give_hint(board, team, given)
 
     def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
+        """What the person turned over for the last hint, told to the captain that gave it."""
         self.planning.observe(hint, face_down, guesses)
 
 
