@@ -14,14 +14,24 @@ the vectorised `HintFilter`), weights (`Weights`, `Extender`), situation
 fitted to people's play, and its agent), person (one person as the AI learns them as they
 play: `Person`, `Choice`), likelihood (of people's choices, `Choices`, and its
 maximum), sight (what a person sees in a hint: the
-rule a target must pass), ai (`CAPTAINS`, `AGENTS`, `AI`, `LEVELS`) and
+rule a target must pass), ai (`CAPTAINS`, `AGENTS`, `AI`, `PersonCaptain`, `LEVELS`) and
 table (the words the AI never gives as hints).
 """
 
 from __future__ import annotations
 
 from models.agents import Agent, GreedyAgent, Memory, ThresholdAgent, agent_plays
-from models.ai import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN, DEFAULT_LEVEL, LEVELS, Level
+from models.ai import (
+    AGENTS,
+    AI,
+    CAPTAINS,
+    DEFAULT_AGENT,
+    DEFAULT_CAPTAIN,
+    DEFAULT_LEVEL,
+    LEVELS,
+    Level,
+    PersonCaptain,
+)
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain, silhouette
 from models.chances import pick_chances, softmax
 from models.expected import (
@@ -115,6 +125,7 @@ __all__ = [
     "MarginCaptain",
     "Memory",
     "NoLegalHint",
+    "PersonCaptain",
     "Situation",
     "ThresholdAgent",
     "Weights",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from board import SIZE, Board, Color
-from model import AI, PICKS, Agent, Captain, Choice, Hint, Person
+from model import AI, PICKS, Agent, Captain, Choice, Hint, Person, PersonCaptain
 
 # The players kept at once; past this many, the one heard from longest ago is forgotten. Each
 # costs up to about 1 MB (a person keeps its latest 400 choices, models/person.py).
@@ -87,7 +87,7 @@ class Partner:
         self.person = Person(ai.people)
         self.agent: Agent = ai.people_agent(person=self.person)   # keeps no game state
         self.table = Table()
-        self.captains: dict[bool, Captain] = {}
+        self.captains: dict[bool, Captain | PersonCaptain] = {}
         self.last: dict[Color, Clue] = {}
 
     def meet(self, board: Board) -> None:
@@ -96,7 +96,7 @@ class Partner:
         if self.table.meet(board):
             self.captains, self.last = {}, {}
 
-    def captain(self, alone: bool) -> Captain:
+    def captain(self, alone: bool) -> Captain | PersonCaptain:
         """This game's captain planning for the person (one for a team racing an opponent, one
         for a team alone)."""
         if alone not in self.captains:

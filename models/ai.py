@@ -1,17 +1,21 @@
-"""The strategies by name, the AI that makes players from weights and chosen strategies, and
-the levels it plays at."""
+"""The strategies by name, the AI that makes players from weights and chosen strategies, the
+captain for a person it learns (made again when their reading changes), and the levels it plays
+at."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from board import Board, Color
 from models.agents import Agent, GreedyAgent, ThresholdAgent
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain
 from models.expected import FOR_PEOPLE, CaptainSettings, ExpectedCaptain
 from models.people import PeopleAgent, PeopleModel, PeopleReading
 from models.person import Person
 from models.sight import Sight
+from models.situation import HintChoice
 from models.weights import Weights
 
 # --- strategies by name ----------------------------------------------------------------
@@ -20,6 +24,33 @@ CAPTAINS: dict[str, type[Captain]] = {c.name: c for c in (
     CumsumCaptain, MarginCaptain, ClusterCaptain, ExpectedCaptain)}
 AGENTS: dict[str, type[Agent]] = {a.name: a for a in (GreedyAgent, Agent, ThresholdAgent, PeopleAgent)}
 DEFAULT_CAPTAIN, DEFAULT_AGENT = "expected", "greedy"
+
+
+class PersonCaptain:
+    """The captain for a person the AI learns as they play, behind a captain's interface: at each
+    hint, the captain `plan` makes for the reading the person is known by now (`Person.reader`:
+    one matrix they are seen to read by, or None: their model of people), made again within the
+    game when that changes, and taking the game up where the last one left it
+    (`ExpectedCaptain.carry_on`: what it aimed at and missed). A learnt model of people newly
+    trusted needs no new captain: the person's model is the one it plans with, and `Person.use`
+    sets its coefficients in place."""
+
+    name = "person"
+
+    def __init__(self, person: Person, plan: Callable[[Weights | None], ExpectedCaptain]):
+        self.person, self.plan = person, plan
+        self.reading = person.reader()
+        self.planning = plan(self.reading)   # the captain planning now
+
+    def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
+        """The hint of the captain for the person's reading now, made again if it changed."""
+        if (reading := self.person.reader()) is not self.reading:
+            self.reading, self.planning = reading, self.plan(reading).carry_on(self.planning)
+        return self.planning.give_hint(board, team, given)
+
+    def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
+        """What the person turned over for the last hint, told to the captain that gave it."""
+        self.planning.observe(hint, face_down, guesses)
 
 
 @dataclass
@@ -49,7 +80,7 @@ class AI:
                 raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(known)}")
 
     def captain(self, twin: bool = False, alone: bool = False, level: Level | None = None,
-                for_you: bool = False, person: Person | None = None) -> Captain:
+                for_you: bool = False, person: Person | None = None) -> Captain | PersonCaptain:
         """A captain. It plans for a person: its partner is the model of people (`people`), and
         it plays `FOR_PEOPLE`. With `twin`, when its agent is this AI's `agent()` and it plays at
         no level, it plans for that agent's reading instead; with `plans_for`, for those matrices.
@@ -57,8 +88,9 @@ class AI:
         opponent's (`Level.max_count`); `for_you`, the AI captain whose hints a person guesses
         plays the level's `your_captain`; a `person`, the one it plans for is that person as the AI
         has learnt them (models/person.py), not people on average, or the one matrix they are seen
-        to read by (`Person.reader`), as its twin. Only the expected captain
-        simulates its agent: every other strategy reads its own matrix whoever its agent is."""
+        to read by (`Person.reader`), as its twin, from the next hint on (`PersonCaptain`). Only the
+        expected captain simulates its agent: every other strategy reads its own matrix whoever its
+        agent is."""
         strategy = CAPTAINS[self.captain_strategy]
         options = dict(self.captain_options)
         settings = FOR_PEOPLE
@@ -72,14 +104,21 @@ class AI:
         if self.plans_for is not None:
             return strategy(self.weights, self.plans_for, alone, **options)
         options["max_count"] = min(options.get("max_count", settings.max_count), settings.max_count)
-        if person is not None and (reader := person.reader()) is not None:
-            # A person seen to read by one matrix: planned for as that reader, whom the captain
-            # knows (its twin), and what a person sees narrowed to that reader's family.
-            return strategy(reader, (), alone, settings=settings, sight=self.sight_of(reader), **options)
-        model = self.people if person is None else person.model
-        reading = PeopleReading(self.weights, model)
-        settings = replace(settings, lapse=model.fit.lapse, flat=model.fit.flat)
-        return strategy(reading, [reading], alone, settings=settings, sight=self.sight, **options)
+        plan = functools.partial(self.planning_for, strategy, alone, settings, options)
+        if person is None:
+            return plan(self.people)
+        return PersonCaptain(person, lambda reader: plan(person.model if reader is None else reader))
+
+    def planning_for(self, strategy: type[ExpectedCaptain], alone: bool, settings: CaptainSettings,
+                     options: dict[str, object], reading: PeopleModel | Weights) -> ExpectedCaptain:
+        """The captain planning for a person who reads as `reading` says: a model of people (its
+        partner, what every person sees), or one matrix (`Person.reader`), whom it knows as its
+        twin, what a person sees narrowed to that matrix's family."""
+        if not isinstance(reading, PeopleModel):
+            return strategy(reading, (), alone, settings=settings, sight=self.sight_of(reading), **options)
+        people = PeopleReading(self.weights, reading)
+        settings = replace(settings, lapse=reading.fit.lapse, flat=reading.fit.flat)
+        return strategy(people, [people], alone, settings=settings, sight=self.sight, **options)
 
     def sight_of(self, reader: Weights) -> Sight:
         """What a person who reads by `reader` alone sees (none when its family is not one of sight's)."""

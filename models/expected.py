@@ -219,6 +219,15 @@ class ExpectedCaptain(Captain):
         chances = pick_chances(rows / settings.reading_temperature, picks)
         self.evidence += self.log_likelihood(chances, len(words)).sum(axis=0)
 
+    def carry_on(self, earlier: ExpectedCaptain) -> ExpectedCaptain:
+        """This captain, taking up the game where `earlier` left it: the hint it gave last (so that
+        the agent's picks for it count as tries), how often each card was aimed at and missed, the
+        sets missed. What `earlier` learnt of its partners is not carried: they are not this one's."""
+        self.last = earlier.last
+        self.aims, self.tries = dict(earlier.aims), dict(earlier.tries)
+        self.missed_sets = set(earlier.missed_sets)
+        return self
+
     def log_likelihood(self, chances: np.ndarray, face_down: int) -> np.ndarray:
         """The log-likelihood of each pick (picks × readings), given each reading's chances."""
         left = face_down - np.arange(len(chances))[:, None]

@@ -8,8 +8,9 @@ import pytest
 from helpers import ScriptedAgent, ScriptedCaptain
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Card
-from engine import Game, Team
+from engine import Game, HintGiven, Team
 from model import AI, Hint, Weights
+from models.agents import GreedyAgent
 from models.people import Fit, PeopleModel
 from models.person import (
     PICKS,
@@ -21,7 +22,7 @@ from models.person import (
     Person,
     expert_features,
 )
-from players import Learning
+from players import AIAgent, AICaptain, Learning
 
 rng = np.random.default_rng(0)
 CARDS = tuple(f"card{chr(97 + k // 26)}{chr(97 + k % 26)}" for k in range(40))   # cardaa, cardab, ...
@@ -207,11 +208,11 @@ def test_a_saved_person_is_taken_up_without_fitting_again():
 def test_the_captain_plans_for_the_person_and_the_agent_reads_them():
     ai = AI(readings()["sbert"], partners=[readings()["association"]])
     person = Person(ai.people, Bayes())
-    captain = ai.captain(alone=True, person=person)
+    captain = ai.captain(alone=True, person=person).planning
     assert captain.weights.model is person.model and captain.partners[0].model is person.model
     assert ai.captain(alone=True).weights.model is ai.people   # without a person: people on average
     assert ai.people_agent(person=person).model is person.model
-    assert ai.captain(alone=True, person=person).sight is ai.sight   # what every person sees, still
+    assert captain.sight is ai.sight   # what every person sees, still
 
 
 def people_like_choice(model: PeopleModel, draw: np.random.Generator) -> Choice:
@@ -233,7 +234,7 @@ def test_a_partner_who_reads_one_matrix_is_planned_for_as_that_reader():
     assert evidence["association"][0] > evidence["sbert"][0] + 10
     assert person.reader() is person.readers["association"]
     ai = AI(readings()["sbert"], partners=[readings()["association"]])
-    captain = ai.captain(alone=True, person=person)
+    captain = ai.captain(alone=True, person=person).planning
     assert captain.weights is person.reader() and captain.partners == [person.reader()]
     assert not captain.strangers and set(captain.sight.members) == {"norms"}
     assert ai.people_agent(person=person).model is person.model
@@ -247,7 +248,7 @@ def test_a_partner_who_reads_as_people_do_is_never_planned_for_as_one_reader():
         person.observe(people_like_choice(model, draw))
         assert person.reader() is None
     ai = AI(readings()["sbert"], partners=[readings()["association"]])
-    assert ai.captain(alone=True, person=person).sight is ai.sight
+    assert ai.captain(alone=True, person=person).planning.sight is ai.sight
 
 
 def test_the_reader_a_person_is_planned_for_survives_the_files_round_trip():
@@ -256,3 +257,40 @@ def test_the_reader_a_person_is_planned_for_survives_the_files_round_trip():
     again = Person(people(), Bayes(), [Choice.from_json(c) for c in saved["choices"]], saved["learnt"])
     assert again.reader() is not None and again.reader().name == person.reader().name == "association"
     assert set(saved["learnt"]) == {"features", "choices", "coefficients", "gain"}   # nothing more kept
+
+
+# Clues a captain may give (common words, fit for the table), read by the same two matrices.
+SPOKEN = ("band", "bank", "battery", "beach", "bear", "bell", "bill", "bird", "block", "board", "boat",
+          "bomb", "book", "bottle", "bowl", "brain", "branch", "bridge", "button", "cable", "cake",
+          "camera", "camp", "capital", "card", "cell", "chain", "chair", "charge", "check", "cheese",
+          "chest", "chicken", "circle", "club", "coach", "code", "cook", "court", "cover", "crash",
+          "cross", "crown", "cycle", "date", "doctor", "door", "dress", "engine", "fair", "field",
+          "file", "film", "fire", "fish", "flag", "foot", "forest", "frame", "game")
+
+
+def test_a_switch_within_a_game_plans_the_next_hint_for_the_reader():
+    """A planted partner who reads by the norms alone, met in the first game: once its picks show
+    the norms reader, the very next hint of the same game is planned for that reader, and the new
+    captain goes on from what the first one aimed at and missed."""
+    sbert = Weights("sbert", SPOKEN, CARDS, MEANING)
+    norms = Weights("association", SPOKEN, CARDS, NORMS, backoff=sbert)
+    ai = AI(sbert, partners=[norms])
+    person = Person(PeopleModel(FIT, {"sbert": sbert, "association": norms}), Bayes())
+    colours = [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7
+    cards = [CARDS[k] for k in np.random.default_rng(1).choice(len(CARDS), 25, replace=False)]
+    board = Board([Card(w, c) for w, c in zip(cards, [*colours, ASSASSIN], strict=True)], RED)
+    captain = ai.captain(alone=True, person=person)
+    first = captain.planning
+    game = Game(board, {RED: Team(RED, AICaptain(captain), AIAgent(GreedyAgent(norms, memory=False)))},
+                seed=1, lenient=True)
+    planned: list[tuple[str, bool]] = []   # per hint: whom it was planned for, the reader known then
+    game.listeners.append(Learning(person, {RED}, set()))
+    game.listeners.append(lambda event: isinstance(event, HintGiven) and planned.append(
+        (captain.planning.weights.name, person.reader() is not None)))
+    game.play()
+    assert game.winner is RED
+    assert planned[0] == ("people", False) and planned[-1] == ("association", True)
+    assert all(name == ("association" if known else "people") for name, known in planned)
+    assert captain.planning is not first and captain.planning.weights is person.reader()
+    assert first.aims and all(captain.planning.aims[card] >= n for card, n in first.aims.items())
+    assert first.missed_sets <= captain.planning.missed_sets

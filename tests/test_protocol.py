@@ -541,7 +541,7 @@ def test_a_new_board_starts_a_new_game_and_keeps_the_person():
     play(bot, "ann", planted(bot.ai, 8.0), seed=1)
     partner = bot.partners["ann"]
     person, learnt, captain = partner.person, partner.person.model.coefficients.copy(), partner.captain(True)
-    assert captain.partners[0].model is person.model   # the captain plans for the person as learnt
+    assert captain.planning.partners[0].model is person.model   # the captain plans for the person as learnt
     board = Board.from_key(COMMON + RARE, ALONE_KEY)
     reply = bot.handle(clue_request(board, board.words, RED, alone=True, player="ann"))
     assert "learnt" not in reply
@@ -571,7 +571,7 @@ def test_a_player_who_missed_at_once_racing_an_opponent_teaches_the_captain_only
     second = bot.handle(clue_request(board, board.words, RED, player="ann", given=[first["clue"]]))
     assert second["ok"] and "learnt" not in second
     assert bot.partners["ann"].captain(False) is captain
-    assert {w: captain.tries.get(w) for w in first["targets"]} == dict.fromkeys(first["targets"], 1)
+    assert {w: captain.planning.tries.get(w) for w in first["targets"]} == dict.fromkeys(first["targets"], 1)
     assert bot.partners["ann"].person.choices == []
 
 
