@@ -132,11 +132,11 @@ def test_a_card_is_evoked_only_among_the_hints_nearest_card_words_whatever_the_b
     assert not Sight([pool], cards=WORDS + tuple(near)).evoked(WORDS, np.array([2]))[0].any()
 
 
-def test_a_clear_card_is_among_the_hints_first_few_card_words_not_merely_its_twenty() -> None:
-    # Ten card words nearer to SALT than any card on this board: each card is evoked (within 20),
-    # none is one of a person's first thoughts (within `CLEAR_RANK`), which the captain's count
-    # bonus asks of every target.
-    near = [f"near{i}" for i in range(10)]
+def test_a_clear_card_is_among_the_hints_first_card_words_not_merely_its_twenty() -> None:
+    # `CLEAR_RANK` card words nearer to SALT than any card on this board: each card is evoked
+    # (within 20), none is one of a person's first thoughts (within `CLEAR_RANK`), which the
+    # captain's count bonus asks of every target.
+    near = [f"near{i}" for i in range(CLEAR_RANK)]
     columns = np.zeros((len(HINTS), len(near)), np.float32)
     columns[2] = 0.9
     pool = Sight([Weights("sbert", HINTS, WORDS + tuple(near), np.hstack([SBERT, columns]))],

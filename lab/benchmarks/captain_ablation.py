@@ -53,9 +53,9 @@ VARIANTS = {
     "no_bonus": {"count_bonus": 0.0},
     "bonus45": {"count_bonus": 0.45},
     "bonus_second": {"bonus_cards": 1},   # the third card earns no bonus
-    "clear10": {"clear_rank": 10},
+    "clear5": {"clear_rank": 5},   # decision 0047's first thoughts, before 0049
     "clear20": {"clear_rank": 20},
-    "clear5_bonus50": {"count_bonus": 0.5},
+    "bonus50": {"count_bonus": 0.5},
     "no_commonness": {"commonness": 0.0},
     "commonness10": {"commonness": 0.10},
     "margin05": {"margin": 0.05},   # a dense family may put another card 0.05 above a target
