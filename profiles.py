@@ -169,12 +169,7 @@ def read_profile(data: Any) -> list[Choice]:
 
 
 def read_choice(entry: Any, index: int) -> Choice:
-    """One saved choice, its fields checked (a bare string would pass for a list of letters)."""
-    words = isinstance(entry, Mapping) and all(
-        isinstance(entry.get(key), list) and all(isinstance(w, str) for w in entry[key])
-        for key in ("face_down", "chosen"))
-    if not (words and isinstance(entry.get("clue"), str) and isinstance(entry.get("kind", ""), str)):
-        raise ValueError(f"choice {index + 1} is not one")
+    """One saved choice (`Choice.from_json`), its errors naming it."""
     try:
         return Choice.from_json(entry)
     except ValueError as error:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -126,9 +127,15 @@ class Choice:
                 "kind": self.kind}
 
     @classmethod
-    def from_json(cls, data: Mapping) -> Choice:
-        return cls(str(data["clue"]), tuple(map(str, data["face_down"])), tuple(map(str, data["chosen"])),
-                   str(data.get("kind", PICKS)))
+    def from_json(cls, data: Any) -> Choice:
+        """A choice from its JSON; ValueError when a field is missing or of another type (a bare
+        string would pass for a list of letters)."""
+        words = isinstance(data, Mapping) and all(
+            isinstance(data.get(key), list) and all(isinstance(w, str) for w in data[key])
+            for key in ("face_down", "chosen"))
+        if not (words and isinstance(data.get("clue"), str) and isinstance(data.get("kind", ""), str)):
+            raise ValueError("not a choice: a clue, the cards face down and those chosen")
+        return cls(data["clue"], tuple(data["face_down"]), tuple(data["chosen"]), data.get("kind", PICKS))
 
 
 def choice_data(values: Sequence[np.ndarray], choices: Sequence[Choice]) -> Choices:

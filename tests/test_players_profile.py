@@ -91,9 +91,9 @@ CHOICE = {"clue": "sea", "face_down": ["wave", "cloud"], "chosen": ["wave"], "ki
     ({**GOOD, "version": 2, "choices": []}, "version 2; this game reads version 1"),
     ({**GOOD, "choices": {"clue": "sea"}}, "its choices are not a list"),
     ({**GOOD, "choices": [CHOICE, {**CHOICE, "chosen": ["fish"]}]}, "choice 2: fish not among"),
-    ({**GOOD, "choices": [{**CHOICE, "face_down": "wave"}]}, "choice 1 is not one"),
+    ({**GOOD, "choices": [{**CHOICE, "face_down": "wave"}]}, "choice 1: not a choice"),
     ({**GOOD, "choices": [{**CHOICE, "kind": "hunch"}]}, "choice 1: unknown kind"),
-    ({**GOOD, "choices": [7]}, "choice 1 is not one"),
+    ({**GOOD, "choices": [7]}, "choice 1: not a choice"),
 ])
 def test_a_foreign_file_is_named_set_aside_and_the_player_starts_afresh(tmp_path, capsys, foreign, said):
     store = Profiles(tmp_path)
