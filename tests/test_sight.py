@@ -132,6 +132,21 @@ def test_a_card_is_evoked_only_among_the_hints_nearest_card_words_whatever_the_b
     assert not Sight([pool], cards=WORDS + tuple(near)).evoked(WORDS, np.array([2]))[0].any()
 
 
+def test_a_dense_family_of_its_own_links_no_card_and_may_block_a_target() -> None:
+    # fastText read apart from SBERT (the lab's `families`): SALT weighs every card a little,
+    # which links none of them (only a sparse family's link is a link); it puts BANK above FISH.
+    fasttext = np.array([[0.1] * 5, [0.1] * 5, [0.6, 0.1, 0.1, 0.1, 0.3]], np.float32)
+    found = [Weights("sbert", HINTS, WORDS, SBERT), Weights("fasttext", HINTS, WORDS, fasttext)]
+    pool = Sight(found, cards=WORDS)
+    apart = pool.changed(families={"meaning": ("sbert",), "books": ("fasttext",)})
+    linked, _ = apart.nearness(WORDS, np.array([2]))
+    assert not linked.any()
+    mask = np.isin(WORDS, ["wave", "fish"])
+    order = np.argsort(-SBERT[[2]][:, mask], axis=1)
+    assert pool.counts(WORDS, np.array([2]), order, mask)[0].tolist() == [True, True]
+    assert apart.counts(WORDS, np.array([2]), order, mask)[0].tolist() == [True, False]
+
+
 def test_a_clear_card_is_among_the_hints_first_card_words_not_merely_its_twenty() -> None:
     # `CLEAR_RANK` card words nearer to SALT than any card on this board: each card is evoked
     # (within 20), none is one of a person's first thoughts (within `CLEAR_RANK`), which the
