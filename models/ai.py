@@ -128,6 +128,7 @@ class AI:
 
     @functools.cached_property
     def sights(self) -> dict[str, Sight]:
+        """The sights narrowed to one reader (`sight_of`), by the reader's name: made once each."""
         return {}
 
     @functools.cached_property

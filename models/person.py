@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from models.chances import softmax
 from models.likelihood import FREQUENCY, Choices, fit, monotone_bounds, negative_log_likelihood, scales
 from models.people import READINGS, PeopleModel, parse_feature
 from models.weights import Weights
@@ -161,9 +162,7 @@ def rank_log_chances(rows: np.ndarray, choice: Choice) -> np.ndarray:
     for left, k in choice.events():
         kept = rows[:, left]                                                 # readers × cards left
         ranks = (kept[:, None, :] > kept[:, :, None]).sum(axis=2)            # readers × cards left
-        logits = -ranks[..., None] / tau                                     # readers × cards × τ
-        logits -= logits.max(axis=1, keepdims=True)
-        chances = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+        chances = softmax(-ranks[..., None] / tau, axis=1)                   # readers × cards × τ
         picked = chances[:, int(left[:k].sum())]                            # readers × τ
         total += np.log((1 - LAPSE) * picked + LAPSE / left.sum())
     return total

@@ -59,7 +59,7 @@ VARIANTS = {
     "no_commonness": {"commonness": 0.0},
     "commonness10": {"commonness": 0.10},
     "margin05": {"margin": 0.05},   # a dense family may put another card 0.05 above a target
-    # The assassin further from the targets in every family (`Sight(near=...)`), or dearer.
+    # The assassin further from the targets in every family (the sight's `Rule.near`), or dearer.
     "near60": {"near": 0.6},
     "near50": {"near": 0.5},
     "near40": {"near": 0.4},
@@ -87,10 +87,10 @@ def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
         raise SystemExit("the variant 'old' needs --old-fits")
     model = PeopleModel.of([ai.weights, *ai.partners], old_fits) if old else ai.people
     sight = None if options.pop("no_sight", False) else ai.sight
-    loosen = {key: options.pop(key) for key in ("margin", "own_rivals", "near", "evoked", "families")
-              if key in options}
-    if sight is not None and loosen:
-        sight = sight.changed(**loosen)
+    rule = {key: options.pop(key) for key in ("margin", "own_rivals", "near", "evoked", "families")
+            if key in options}
+    if sight is not None and rule:
+        sight = sight.changed(**rule)
     reading = PeopleReading(ai.weights, model)
     settings = replace(FOR_PEOPLE, **{"lapse": model.fit.lapse, "flat": model.fit.flat, **options})
     return ExpectedCaptain(reading, [reading], True, settings=settings, sight=sight)
