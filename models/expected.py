@@ -57,9 +57,10 @@ class CaptainSettings:
 # median of 4.76; `CaptainSettings.commonness` prices each Zipf unit below it.
 COMMON_ZIPF = 5.0
 
-# A card aimed at and missed this often is aimed at again only by a one-card hint that every
-# reading ranks first; no card is aimed at by more than `MAX_AIMS` hints a game; a hint that aims
-# again at a missed set of cards is passed over for the next best, `MOVE_ON_TRIES` times at most.
+# A card aimed at and missed once is aimed at again only as a hint's first card; this often, only
+# by a one-card hint that every reading ranks first; no card is aimed at by more than `MAX_AIMS`
+# hints a game; a hint that aims again at a missed set of cards is passed over for the next best,
+# `MOVE_ON_TRIES` times at most.
 GIVE_UP_AFTER, MAX_AIMS, MOVE_ON_TRIES = 2, 3, 4
 
 # The captain that plans for a person (docs/decisions/0040-hints-a-person-sees.md): its partner
@@ -316,22 +317,28 @@ class ExpectedCaptain(Captain):
 
     def counts_seen(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
         """For each chosen hint and count, whether a person sees its targets whichever way they
-        read it (`Sight.counts`, in the model of people's order); a card missed twice only as
-        the single card of a hint that every reading, the model's too, ranks first."""
+        read it (`Sight.counts`, in the model of people's order); a card missed once only as the
+        hint's first card, and a card missed twice only as the single card of a hint that every
+        reading, the model's too, ranks first."""
         own = situation.own
-        people = situation.weights[chosen]
         order = self.order(situation, chosen)
         seen = self.sight.counts(situation.words, chosen, order, own, self.losing(situation))
-        doubtful = np.array([self.tries.get(w, 0) >= GIVE_UP_AFTER for w in situation.words])[own]
-        if not doubtful.any():
+        tries = np.array([self.tries.get(w, 0) for w in situation.words])[own][order]   # (n, own)
+        if not tries.any():
             return seen
-        ranked = doubtful[order]                                          # (n, own cards)
-        before = np.where(ranked.any(axis=1), ranked.argmax(axis=1), ranked.shape[1])
-        top = np.flatnonzero(own)[order[:, 0]]
-        clear = (people.argmax(axis=1) == top) & self.sight.first(situation.words, chosen, top)
         k = np.arange(1, seen.shape[1] + 1)
-        alone = (k == 1) & clear[:, None]
-        return seen & np.where(before[:, None] == 0, alone, k <= before[:, None])
+        # A person who passed over a card as a hint's second did not see it there: it comes back
+        # first or not at all (FLOWER 2, then JEWELRY 3, each with ROBE last).
+        later = tries[:, 1:] > 0
+        upto = np.where(later.any(axis=1), later.argmax(axis=1) + 1, tries.shape[1])
+        allowed = k <= upto[:, None]
+        top = np.flatnonzero(own)[order[:, 0]]
+        chased = tries[:, 0] >= GIVE_UP_AFTER
+        if chased.any():
+            clear = (situation.weights[chosen].argmax(axis=1) == top) \
+                & self.sight.first(situation.words, chosen, top)
+            allowed &= ~chased[:, None] | ((k == 1) & clear[:, None])
+        return seen & allowed
 
     @staticmethod
     def order(situation: Situation, chosen: np.ndarray) -> np.ndarray:

@@ -133,6 +133,27 @@ def test_every_level_gives_hints_from_one_vocabulary_never_below_the_frequency_f
     assert zipf([h for h, ok in zip(sbert.hints, legal, strict=True) if ok]).min() >= MIN_HINT_ZIPF
 
 
+def test_a_card_missed_past_a_hints_first_comes_back_only_first() -> None:
+    # ROBE: missed as FLOWER 2's second card, aimed at again as JEWELRY 3's third.
+    import datasets
+    from board import deal
+    from common import board_words
+
+    sbert = datasets.load_weights("sbert", sources=Path("/nonexistent"))
+    ai, checked = model.AI(sbert), 0
+    for seed in range(10000, 10006):
+        board, _ = deal(seed, board_words())
+        team = board.starting_team
+        captain = ai.captain()
+        later = captain.give_hint(board, team).targets[1:]
+        for target in later:   # past the first of the hint it would give: missed there once
+            captain.tries, captain.aims = {target: 1}, {}
+            choice = captain.give_hint(board, team)
+            assert target not in choice.targets[1:], (seed, target, choice.hint, choice.targets)
+            checked += 1
+    assert checked >= 2
+
+
 def test_the_captain_moves_on_from_cards_and_sets_its_agent_missed() -> None:
     # Five hints running had counted FLAG among their targets; LEAFLET 3 and WHISKY 3 aimed at the
     # same three cards; ONION was chased by four hints (PINE, ALIEN, LEAF, LAYER).
