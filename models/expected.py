@@ -329,8 +329,9 @@ class ExpectedCaptain(Captain):
         k = np.arange(1, seen.shape[1] + 1)
         # A person who passed over a card as a hint's second did not see it there: it comes back
         # first or not at all (FLOWER 2, then JEWELRY 3, each with ROBE last).
-        later = tries[:, 1:] > 0
-        upto = np.where(later.any(axis=1), later.argmax(axis=1) + 1, tries.shape[1])
+        later = tries > 0
+        later[:, 0] = False
+        upto = np.where(later.any(axis=1), later.argmax(axis=1), tries.shape[1])
         allowed = k <= upto[:, None]
         top = np.flatnonzero(own)[order[:, 0]]
         chased = tries[:, 0] >= GIVE_UP_AFTER

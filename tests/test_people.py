@@ -152,6 +152,11 @@ def test_a_card_missed_past_a_hints_first_comes_back_only_first() -> None:
             assert target not in choice.targets[1:], (seed, target, choice.hint, choice.targets)
             checked += 1
     assert checked >= 2
+    *found, last = [c for c in board.cards if c.color is team]
+    for card in found:   # one own card left, missed once: still a hint at it
+        card.revealed = True
+    captain.tries = {last.word: 1}
+    assert captain.give_hint(board, team).targets == (last.word,)
 
 
 def test_the_captain_moves_on_from_cards_and_sets_its_agent_missed() -> None:
