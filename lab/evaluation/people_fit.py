@@ -143,21 +143,21 @@ def fit_penalised(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[st
 
 
 def fold_fits(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
-              k: int = FOLDS, lower: np.ndarray | None = None
+              k: int = FOLDS, lower: np.ndarray | None = None, seed: int = 0
               ) -> tuple[np.ndarray, list[np.ndarray], list[float]]:
-    """Each turn's fold (by game), each fold's coefficients fitted without it, and the penalty
-    each fold chose."""
-    fold = folds_of(turns, k)
+    """Each turn's fold (by game, the draw `seed`), each fold's coefficients fitted without it,
+    and the penalty each fold chose."""
+    fold = folds_of(turns, k, seed)
     fitted = [fit_penalised(turns, values, signals, fold != f, lower=lower) for f in range(k)]
     return fold, [beta for beta, _ in fitted], [l2 for _, l2 in fitted]
 
 
 def cross_validated_logits(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
-                           k: int = FOLDS, lower: np.ndarray | None = None
+                           k: int = FOLDS, lower: np.ndarray | None = None, seed: int = 0
                            ) -> tuple[np.ndarray, list[float]]:
     """Every turn's logits (turns × cards, padded with -inf) from a model fitted without its
-    game's fold; and the penalty each fold chose."""
-    fold, betas, penalties = fold_fits(turns, values, signals, k, lower)
+    game's fold (the draw `seed`); and the penalty each fold chose."""
+    fold, betas, penalties = fold_fits(turns, values, signals, k, lower, seed)
     logits = np.full(values.shape[:2], -np.inf)
     for i, turn in enumerate(turns):
         n = len(turn.remaining)
