@@ -81,8 +81,10 @@ def best(rows: np.ndarray) -> np.ndarray:
 
 def lead(rows: np.ndarray) -> np.ndarray:
     """For the strongest card, by how much its link beats the next; zero for the others."""
-    second = np.sort(rows, axis=1)[:, -2:-1] if rows.shape[1] > 1 else np.zeros((len(rows), 1), rows.dtype)
-    return np.where(best(rows) > 0, rows.max(axis=1, keepdims=True) - second, 0.0).astype(np.float32)
+    ranked = np.sort(rows, axis=1)
+    most = ranked[:, -1:]
+    second = ranked[:, -2:-1] if rows.shape[1] > 1 else np.zeros_like(most)
+    return np.where((rows >= most) & (most > 0), most - second, 0.0).astype(np.float32)
 
 
 def inverse_rank(rows: np.ndarray) -> np.ndarray:
