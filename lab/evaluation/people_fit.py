@@ -47,10 +47,14 @@ VARIANTS: dict[str, tuple[str, ...]] = {
         "sbert", "sbert~z", "sbert~top", "sbert~lead", "fasttext", "fasttext~z", "fasttext~top",
         "double_link", "double_link~z", "double_link~top", "word_collocations", "word_collocations~top",
         "sentence_collocations", "association", "association~top", "association~lead",
-        "eat", "eat~top", "eat~lead", "phrases", "zipf"),
+        "eat", "eat~top", "eat~lead", "phrases", "zipf",
+        "association~z", "eat~z"),   # how far the norms lift a card above the others (0051)
     "norms": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "association", "association~top",
               "association~lead", "eat", "eat~top", "eat~lead", "phrases", "zipf"),
-    "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "phrases", "zipf"),
+    # SBERT bent at two knots (its 75th and 90th percentiles on the record's cards; 0051): steeper
+    # for the strong links a person sees at once
+    "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "phrases", "zipf", "sbert~over@0.3",
+                 "sbert~over@0.4"),
     "sbert": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "zipf"),   # a matrix alone
 }
 
