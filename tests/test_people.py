@@ -81,7 +81,8 @@ def test_a_card_whose_links_grow_is_never_less_likely_under_a_monotone_fit() -> 
     fit = Fit("shapes", names, tuple(coefficients))
 
     def chances(sbert: np.ndarray) -> np.ndarray:
-        return PeopleModel(fit, {"sbert": Weights("sbert", HINTS[:1], WORDS, sbert)}).chances("sea", list(WORDS))
+        people = PeopleModel(fit, {"sbert": Weights("sbert", HINTS[:1], WORDS, sbert)})
+        return people.chances("sea", list(WORDS))
 
     for trial in range(30):
         sbert = rng.uniform(0, 0.8, size=(1, len(WORDS))).astype(np.float32)
