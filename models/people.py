@@ -35,8 +35,10 @@ PEOPLE_PATH = PACKAGE_DATA / "people.json"
 READINGS = ("sbert", "fasttext", "double_link", "word_collocations", "sentence_collocations",
             "association", "eat", "phrases")
 ROOTED = frozenset({"association", "eat"})
-# How a card stands among the face-down cards for a clue, under one reading.
-CONTEXTS = ("z", "top", "lead")
+# How a card stands among the face-down cards for a clue, under one reading (`in_context`).
+CONTEXTS = ("z", "top", "lead", "rank", "over", "cap")
+# The contexts that bend a reading's own scale at a knot, named with it: "sbert~over@0.4".
+KNOTTED = frozenset({"over", "cap"})
 # Each reading's link, as a person would say it (`PeopleModel.links`).
 LINKS = {"sbert": "close in meaning", "fasttext": "used in the same places in books",
          "double_link": "linked through a word both bring to mind",
@@ -47,29 +49,69 @@ LINKS = {"sbert": "close in meaning", "fasttext": "used in the same places in bo
 
 
 def parse_feature(name: str) -> tuple[str, str | None]:
-    """`"sbert~z"` → ("sbert", "z"); `"sbert"` → ("sbert", None)."""
+    """`"sbert~z"` → ("sbert", "z"); `"sbert~over@0.4"` → ("sbert", "over@0.4"); `"sbert"` →
+    ("sbert", None)."""
     reading, _, context = name.partition("~")
     if reading != FREQUENCY and reading not in READINGS:
         raise ValueError(f"unknown reading {reading!r} in feature {name!r}")
-    if context and context not in CONTEXTS:
+    kind, at, knot = context.partition("@")
+    if context and (kind not in CONTEXTS or (kind in KNOTTED) != bool(at)):
         raise ValueError(f"unknown board context {context!r} in feature {name!r}")
+    if at:
+        float(knot)   # a knot is a number on the reading's scale
     return reading, context or None
 
 
-def in_context(rows: np.ndarray, context: str | None) -> np.ndarray:
-    """A reading's rows (clues × cards) as one board context sees them."""
-    if context is None:
-        return rows
-    best = rows.max(axis=1, keepdims=True)
-    top = (rows >= best) & (best > 0)
-    if context == "top":
-        return top.astype(np.float32)
-    if context == "lead":
-        second = np.sort(rows, axis=1)[:, -2:-1] if rows.shape[1] > 1 else np.zeros_like(best)
-        return np.where(top, best - second, 0.0).astype(np.float32)
+# Every context is a non-decreasing function of the card's own link (the others' held still), so
+# that a non-negative coefficient keeps the model monotone in every link (`monotone_bounds`).
+
+def z_score(rows: np.ndarray) -> np.ndarray:
+    """How far the card's link stands above the mean of the face-down cards', in their spreads
+    (non-decreasing in its own: a z-score's square is at most cards − 1)."""
     spread = rows.std(axis=1, keepdims=True)
     return np.where(spread > 0, (rows - rows.mean(axis=1, keepdims=True)) / np.where(spread > 0, spread, 1),
                     0.0).astype(np.float32)
+
+
+def best(rows: np.ndarray) -> np.ndarray:
+    """Whether the card's link is the strongest of the face-down cards' (silence is no best card)."""
+    most = rows.max(axis=1, keepdims=True)
+    return ((rows >= most) & (most > 0)).astype(np.float32)
+
+
+def lead(rows: np.ndarray) -> np.ndarray:
+    """For the strongest card, by how much its link beats the next; zero for the others."""
+    ranked = np.sort(rows, axis=1)
+    most = ranked[:, -1:]
+    second = ranked[:, -2:-1] if rows.shape[1] > 1 else np.zeros_like(most)
+    return np.where((rows >= most) & (most > 0), most - second, 0.0).astype(np.float32)
+
+
+def inverse_rank(rows: np.ndarray) -> np.ndarray:
+    """1 / the card's rank among the face-down cards by its link (1 for the strongest, ties
+    sharing the better rank); zero for a card the reading does not link at all."""
+    above = (rows[:, None, :] > rows[:, :, None]).sum(axis=2)    # cards whose link beats each card's
+    return np.where(rows > 0, 1.0 / (1 + above), 0.0).astype(np.float32)
+
+
+def over(rows: np.ndarray, knot: float) -> np.ndarray:
+    """How far the link goes past `knot` (zero below it): a steeper slope for strong links."""
+    return np.maximum(rows - np.float32(knot), 0.0).astype(np.float32)
+
+
+def capped(rows: np.ndarray, knot: float) -> np.ndarray:
+    """The link up to `knot` (flat above it): a steeper slope for weak links."""
+    return np.minimum(rows, np.float32(knot)).astype(np.float32)
+
+
+def in_context(rows: np.ndarray, context: str | None) -> np.ndarray:
+    """A reading's rows (clues × cards) as one board context sees them (`CONTEXTS`)."""
+    if context is None:
+        return rows
+    kind, _, knot = context.partition("@")
+    if kind in KNOTTED:
+        return (over if kind == "over" else capped)(rows, float(knot))
+    return {"z": z_score, "top": best, "lead": lead, "rank": inverse_rank}[kind](rows)
 
 
 def card_frequency(words: Sequence[str]) -> np.ndarray:

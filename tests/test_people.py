@@ -23,6 +23,7 @@ from models.people import (
     best_fit,
     in_context,
     load_fits,
+    parse_feature,
 )
 
 HINTS, WORDS = ("sea", "sky"), ("wave", "cloud", "fish")
@@ -46,6 +47,49 @@ def test_board_contexts_say_how_a_card_stands_among_the_others() -> None:
     assert np.allclose(in_context(rows, "lead"), [[0.1, 0, 0]])
     assert abs(in_context(rows, "z").mean()) < 1e-6 and np.allclose(in_context(rows, "z").std(), 1)
     assert in_context(np.zeros((1, 3), np.float32), "top").sum() == 0   # silence is no best card
+    assert np.allclose(in_context(rows, "rank"), [[1, 1 / 2, 1 / 3]])
+    assert np.allclose(in_context(rows, "over@0.3"), [[0.2, 0.1, 0]])
+    assert np.allclose(in_context(rows, "cap@0.3"), [[0.3, 0.3, 0.1]])
+    assert in_context(np.zeros((1, 3), np.float32), "rank").sum() == 0   # nor a ranked one
+    assert parse_feature("sbert~over@0.4") == ("sbert", "over@0.4")
+    for wrong in ("sbert~over", "sbert~rank@0.4", "sbert~over@high", "sbert~median"):
+        with pytest.raises(ValueError):
+            parse_feature(wrong)
+
+
+@pytest.mark.parametrize("context", ["z", "top", "lead", "rank", "over@0.3", "cap@0.3"])
+def test_no_context_lowers_a_card_when_its_own_link_grows(context: str) -> None:
+    # The model is monotone only if every feature is non-decreasing in the card's own link (the
+    # other cards' held still): then a non-negative coefficient never makes a closer card less likely.
+    rng = np.random.default_rng(0)
+    rows = rng.uniform(-0.1, 0.8, size=(200, 8)).astype(np.float32)
+    rows[:50, 1] = rows[:50, 0]                                   # ties
+    rows[50:60] = 0                                               # silence
+    for raise_by in (0.01, 0.1, 0.5):
+        raised = rows.copy()
+        raised[:, 0] += raise_by
+        before, after = in_context(rows, context)[:, 0], in_context(raised, context)[:, 0]
+        assert (after >= before - 1e-5).all(), (context, raise_by)
+
+
+def test_a_card_whose_links_grow_is_never_less_likely_under_a_monotone_fit() -> None:
+    names = ("sbert", "sbert~z", "sbert~top", "sbert~lead", "sbert~rank", "sbert~over@0.45",
+             "sbert~cap@0.3", "zipf")
+    rng = np.random.default_rng(1)
+    coefficients = rng.uniform(0, 3, size=len(names))
+    coefficients[-1] = -1.0   # the card's own frequency may lower it
+    fit = Fit("shapes", names, tuple(coefficients))
+
+    def chances(sbert: np.ndarray) -> np.ndarray:
+        people = PeopleModel(fit, {"sbert": Weights("sbert", HINTS[:1], WORDS, sbert)})
+        return people.chances("sea", list(WORDS))
+
+    for trial in range(30):
+        sbert = rng.uniform(0, 0.8, size=(1, len(WORDS))).astype(np.float32)
+        card = trial % len(WORDS)
+        raised = sbert.copy()
+        raised[0, card] += rng.uniform(0.01, 0.3)
+        assert chances(raised)[card] > chances(sbert)[card] - 1e-6, trial
 
 
 def test_features_read_each_matrix_alone_and_the_norms_as_square_roots() -> None:

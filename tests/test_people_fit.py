@@ -113,6 +113,20 @@ def test_a_monotone_fit_never_gives_a_link_negative_weight_though_the_record_say
     assert people_fit.lower_bounds(["phrases"], {"phrases": 4.0}).tolist() == [4.0]
 
 
+def test_a_bent_or_ranked_link_is_bounded_like_the_link_itself() -> None:
+    # A hinge past a knot, a cap at one and a rank are links too: their least coefficient is zero,
+    # whatever the planted record says, so the fitted model stays monotone in every link.
+    names = ["sbert", "sbert~over@0.4", "sbert~cap@0.3", "sbert~rank", "zipf"]
+    assert people_fit.lower_bounds(names).tolist() == [0.0, 0.0, 0.0, 0.0, -np.inf]
+    beta = np.array([2.0, -1.5, 0.5, -1.0, -0.8])
+    turns, values = synthetic_record(beta)
+    data = people_fit.choices(turns, values, {"picks": 1.0})
+    monotone = people_fit.fit(data, l2=0.0, lower=people_fit.lower_bounds(names))
+    assert people_fit.fit(data, l2=0.0)[[1, 3]].max() < -0.5            # the free fit finds them
+    assert (monotone[:4] >= -1e-9).all() and monotone[[1, 3]].max() == pytest.approx(0.0, abs=1e-6)
+    assert monotone[4] < -0.3
+
+
 def test_calibration_bins_every_face_down_card_against_how_often_it_was_clicked_first() -> None:
     turns, values = synthetic_record(np.array([1.5]), turns=200)
     held = people_fit.calibration(turns, values @ np.array([1.5]))

@@ -30,10 +30,12 @@ from lab.foreign.agent import scores
 from lab.foreign.vectors import SOURCES, Vectors, load
 from model import AI, Hint, Sight, Weights, zipf
 from models.chances import softmax
-from models.people import CONTEXTS, card_frequency, in_context
+from models.people import card_frequency, in_context
 
 # guesser name → the foreign vectors it reads
 GUESSERS: dict[str, tuple[str]] = {"mpnet-people": ("mpnet",), "glove-people": ("glove",)}
+# How a card stands among the others for its guessers (models/people.py's first three contexts).
+STRANGER_CONTEXTS = ("z", "top", "lead")
 
 
 class StrangerFeatures:
@@ -41,11 +43,11 @@ class StrangerFeatures:
 
     def __init__(self, vectors: Vectors):
         self.vectors = vectors
-        self.names = ("cos", *(f"cos~{c}" for c in CONTEXTS), "zipf")
+        self.names = ("cos", *(f"cos~{c}" for c in STRANGER_CONTEXTS), "zipf")
 
     def __call__(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
         cos = np.stack([scores(self.vectors, clue, list(words)) for clue in clues])
-        parts = [cos, *(in_context(cos, c) for c in CONTEXTS),
+        parts = [cos, *(in_context(cos, c) for c in STRANGER_CONTEXTS),
                  np.broadcast_to(card_frequency(words), cos.shape)]
         return np.stack(parts, axis=-1).astype(np.float32)
 

@@ -47,10 +47,14 @@ VARIANTS: dict[str, tuple[str, ...]] = {
         "sbert", "sbert~z", "sbert~top", "sbert~lead", "fasttext", "fasttext~z", "fasttext~top",
         "double_link", "double_link~z", "double_link~top", "word_collocations", "word_collocations~top",
         "sentence_collocations", "association", "association~top", "association~lead",
-        "eat", "eat~top", "eat~lead", "phrases", "zipf"),
+        "eat", "eat~top", "eat~lead", "phrases", "zipf",
+        "association~z", "eat~z"),   # how far the norms lift a card above the others (0051)
     "norms": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "association", "association~top",
               "association~lead", "eat", "eat~top", "eat~lead", "phrases", "zipf"),
-    "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "phrases", "zipf"),
+    # SBERT bent at two knots (its 75th and 90th percentiles on the record's cards; 0051): steeper
+    # for the strong links a person sees at once
+    "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "phrases", "zipf", "sbert~over@0.3",
+                 "sbert~over@0.4"),
     "sbert": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "zipf"),   # a matrix alone
 }
 
@@ -143,21 +147,21 @@ def fit_penalised(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[st
 
 
 def fold_fits(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
-              k: int = FOLDS, lower: np.ndarray | None = None
+              k: int = FOLDS, lower: np.ndarray | None = None, seed: int = 0
               ) -> tuple[np.ndarray, list[np.ndarray], list[float]]:
-    """Each turn's fold (by game), each fold's coefficients fitted without it, and the penalty
-    each fold chose."""
-    fold = folds_of(turns, k)
+    """Each turn's fold (by game, the draw `seed`), each fold's coefficients fitted without it,
+    and the penalty each fold chose."""
+    fold = folds_of(turns, k, seed)
     fitted = [fit_penalised(turns, values, signals, fold != f, lower=lower) for f in range(k)]
     return fold, [beta for beta, _ in fitted], [l2 for _, l2 in fitted]
 
 
 def cross_validated_logits(turns: Sequence[Turn], values: np.ndarray, signals: Mapping[str, float],
-                           k: int = FOLDS, lower: np.ndarray | None = None
+                           k: int = FOLDS, lower: np.ndarray | None = None, seed: int = 0
                            ) -> tuple[np.ndarray, list[float]]:
     """Every turn's logits (turns × cards, padded with -inf) from a model fitted without its
-    game's fold; and the penalty each fold chose."""
-    fold, betas, penalties = fold_fits(turns, values, signals, k, lower)
+    game's fold (the draw `seed`); and the penalty each fold chose."""
+    fold, betas, penalties = fold_fits(turns, values, signals, k, lower, seed)
     logits = np.full(values.shape[:2], -np.inf)
     for i, turn in enumerate(turns):
         n = len(turn.remaining)
