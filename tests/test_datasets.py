@@ -201,16 +201,6 @@ def test_eat_reader_forward_strengths(tmp_path):
                      ("sea", "ocean"): pytest.approx(0.5), ("sea", "don't"): pytest.approx(0.5)}
 
 
-def test_eat_reader_skips_a_response_one_person_gave(tmp_path):
-    path = tmp_path / "EATnew.net"
-    path.write_text(PAJEK.replace("2 4 3", "2 4 1"))   # WATER now given by one person of OCEAN's 8
-    pairs = {(a.cue, a.response): a.forward for a in read_eat([path])}
-    assert ("ocean", "water") not in pairs
-    assert pairs[("ocean", "sea")] == pytest.approx(6 / 8)   # the one person still counts in the total
-    kept = {(a.cue, a.response) for a in read_eat([path], least=1)}
-    assert ("ocean", "water") in kept
-
-
 # --- fastText ---------------------------------------------------------------------------------------
 
 
