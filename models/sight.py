@@ -17,7 +17,7 @@ strictly above every such card; a sparse one (counts, norms) must rank none abov
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -29,7 +29,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "norms": ("association", "eat"),
     "phrases": ("phrases",),
 }
-PHRASES, MEANING = "phrases", "meaning"
+PHRASES, MEANING, NORMS = "phrases", "meaning", "norms"
 PHRASE_LINK = 0.5   # a phrase matrix holds 1 for a phrase or compound, ~0 otherwise
 # A card a hint brings to mind, whatever the board: among the hint's nearest card words in meaning
 # (of the game's ~400), or linked by the norms or a phrase. TOBACCO puts COMB 42nd, EYE puts
@@ -42,6 +42,10 @@ CLEAR_RANK = 5
 # A card that loses the game is too near a target when a family weighs it at this share of the
 # weakest target or more.
 NEAR = 0.75
+# The norms whose weakest links are one person's answer (the EAT's; USF lists only answers two
+# people gave): there a link brings a card to mind only above this many times the weakest, for
+# one person of a hundred (FLOWER → ROBE, MARK → SEAL) is nobody's first thought.
+LONE = {"eat": 1.5}
 
 
 @dataclass(frozen=True)
@@ -61,12 +65,15 @@ class Rule:
     hint is not meant for must be below its targets too (the rule of decision 0040; off since
     0047); `near`: the share of its weakest target at which a family's weight on a card that
     loses the game is too near; `evoked`: how near a target must be among the hint's card words
-    in meaning (`EVOKED_RANK`), when the norms and phrases do not link them."""
+    in meaning (`EVOKED_RANK`), when the norms and phrases do not link them; `lone`: how many
+    times its matrix's weakest link a link of each norms matrix named must be to link them
+    (`LONE`)."""
 
     margin: float = 0.0
     own_rivals: bool = False
     near: float = NEAR
     evoked: int = EVOKED_RANK
+    lone: Mapping[str, float] = field(default_factory=lambda: dict(LONE))
 
 
 class Sight:
@@ -183,9 +190,10 @@ class Sight:
 
     def nearness(self, words: Sequence[str], hints: np.ndarray,
                  families: Sequence[Family] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Hints × `words`: whether the norms or a phrase link the hint and the card, and the
-        card's rank among the hint's card words in meaning (0: nearest). Kept for the last board
-        and hints asked: the rule and the captain's count bonus ask of the same ones in turn."""
+        """Hints × `words`: whether the norms (more than one person's answer: `Rule.lone`) or a
+        phrase link the hint and the card, and the card's rank among the hint's card words in
+        meaning (0: nearest). Kept for the last board and hints asked: the rule and the captain's
+        count bonus ask of the same ones in turn."""
         key = (tuple(words), np.asarray(hints).tobytes())
         if self.last_nearness is not None and self.last_nearness[0] == key:
             return self.last_nearness[1]
@@ -195,8 +203,11 @@ class Sight:
             linked[:] = True
         else:
             for family in self.families(words, hints) if families is None else families:
-                if not family.dense:   # the norms and phrases: a link at all is a link
+                if not family.dense and family.name != NORMS:   # a phrase at all is a link
                     linked |= family.reading > 0
+            for member in self.members.get(NORMS, []):   # more than one person's answer
+                floor = self.rule.lone.get(member.name, 0.0) * member.least_link
+                linked |= self.rows(member, words, hints) > floor
             pool = list(dict.fromkeys([*words, *self.cards]))
             reading = self.families(pool, hints, only=MEANING)[0].reading
             mine = reading[:, :len(words)]

@@ -69,6 +69,13 @@ class Weights:
         """Whether every hint of the vocabulary weighs on some word (a dense matrix, an embedding)."""
         return bool(self.matrix.any(axis=1).all())
 
+    @functools.cached_property
+    def least_link(self) -> float:
+        """The weakest link the matrix holds (0 for an empty one): in the norms, about one
+        person's answer."""
+        links = self.matrix[self.matrix > 0]
+        return float(links.min()) if links.size else 0.0
+
     def add_words(self, words: Sequence[str]) -> None:
         """Build columns for board words the matrix lacks; unknown to every source, they weigh 0."""
         new = [w for w in dict.fromkeys(words) if w not in self.word_index]

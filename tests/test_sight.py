@@ -158,3 +158,16 @@ def test_a_clear_card_is_among_the_hints_first_card_words_not_merely_its_twenty(
                  cards=WORDS + tuple(near))
     assert pool.evoked(WORDS, np.array([2]))[0].all()
     assert not pool.evoked(WORDS, np.array([2]), within=CLEAR_RANK)[0].any()
+
+
+def test_one_persons_answer_in_the_eat_links_no_card_two_peoples_do() -> None:
+    # The EAT's weakest links are one person's answer of a hundred (FLOWER → ROBE): SALT → BANK
+    # at that strength is nobody's first thought, SALT → FISH at twice it is; USF lists only what
+    # two people said, so its weakest link still links.
+    eat = np.zeros((len(HINTS), len(WORDS)), np.float32)
+    eat[2, WORDS.index("bank")], eat[2, WORDS.index("fish")] = 0.01, 0.02
+    sbert = Weights("sbert", HINTS, WORDS, SBERT)
+    linked = {name: Sight([sbert, Weights(name, HINTS, WORDS, eat)], cards=WORDS)
+              .nearness(WORDS, np.array([2]))[0][0] for name in ("eat", "association")}
+    assert linked["eat"].tolist() == [w == "fish" for w in WORDS]
+    assert linked["association"].tolist() == [w in ("fish", "bank") for w in WORDS]
