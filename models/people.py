@@ -55,11 +55,18 @@ def parse_feature(name: str) -> tuple[str, str | None]:
     if reading != FREQUENCY and reading not in READINGS:
         raise ValueError(f"unknown reading {reading!r} in feature {name!r}")
     kind, at, knot = context.partition("@")
-    if context and (kind not in CONTEXTS or (kind in KNOTTED) != bool(at)):
+    if context and (kind not in CONTEXTS or (kind in KNOTTED) != bool(at) or at and not is_number(knot)):
         raise ValueError(f"unknown board context {context!r} in feature {name!r}")
-    if at:
-        float(knot)   # a knot is a number on the reading's scale
     return reading, context or None
+
+
+def is_number(text: str) -> bool:
+    """Whether `text` reads as a number (a knot on a reading's scale)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 # Every context is a non-decreasing function of the card's own link (the others' held still), so
