@@ -16,6 +16,7 @@ strictly above every such card; a sparse one (counts, norms) must rank none abov
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -42,6 +43,18 @@ CLEAR_RANK = 5
 # A card that loses the game is too near a target when a family weighs it at this share of the
 # weakest target or more.
 NEAR = 0.75
+# A phrase a person knows: a closed compound of the committed list (HAMMERHEAD), or one the norms
+# link too, even by one person's answer (FAN BELT, GAS METER). WordNet also lists phrases few
+# people know (CAT SHARK, WINTER ROSE, SHEEP FROG), and no reading of meaning tells them apart:
+# PRIVATE EYE is 156th of EYE's card words, CAT SHARK 56th.
+@functools.cache
+def compound_pairs() -> frozenset[frozenset[str]]:
+    """The committed closed compounds' parts, each pair in either order."""
+    from initializers.compounds import read_compounds
+
+    return frozenset(frozenset(pair) for pair in read_compounds())
+
+
 # The norms whose weakest links are one person's answer (the EAT's; USF lists only answers two
 # people gave): there a link brings a card to mind only above this many times the weakest, for
 # one person of a hundred (FLOWER → ROBE, MARK → SEAL) is nobody's first thought.
@@ -67,13 +80,16 @@ class Rule:
     loses the game is too near; `evoked`: how near a target must be among the hint's card words
     in meaning (`EVOKED_RANK`), when the norms and phrases do not link them; `lone`: how many
     times its matrix's weakest link a link of each norms matrix named must be to link them
-    (`LONE`)."""
+    (`LONE`); `gifts`: whether a target that makes a phrase with the hint is seen whatever card
+    another family puts above it (a phrase is a person's first thought: BELT for FAN and LEATHER,
+    METER for GAS and SQUARE)."""
 
     margin: float = 0.0
     own_rivals: bool = False
     near: float = NEAR
     evoked: int = EVOKED_RANK
     lone: Mapping[str, float] = field(default_factory=lambda: dict(LONE))
+    gifts: bool = True
 
 
 class Sight:
@@ -139,7 +155,8 @@ class Sight:
         """The rule's clauses, each hints × own cards (count k in column k-1), True where it holds:
         `evoked`, each of the k is evoked by the hint whatever the board; `<family>:others`, the
         family puts the k above every card that is not the team's (a dense one: above it less
-        `margin`); `<family>:own`, above the own cards not meant, only when they are `own_rivals`;
+        `margin`), but for those that make a phrase with the hint (`Rule.gifts`);
+        `<family>:own`, above the own cards not meant, only when they are `own_rivals`;
         `phrases:lure`, no card outside the k makes a phrase with the hint; and `<family>:losing`,
         the family weighs no card that loses (`losing`) at `near` of its weakest target or more:
         a person who strays once may meet it. A silent family's clauses hold."""
@@ -151,6 +168,7 @@ class Sight:
         evoked = self.evoked(words, hints, families, within=rule.evoked)[:, own]
         evoked = np.take_along_axis(evoked, order, axis=1)
         found = {"evoked": np.logical_and.accumulate(evoked, axis=1)}
+        gifts = self.gifts(words, hints, families, own, order)
         for family in families:
             silent = ~family.speaks[:, None]
             ranked = np.take_along_axis(family.reading[:, own], order, axis=1)       # (n, own)
@@ -162,15 +180,45 @@ class Sight:
             if family.name == PHRASES:
                 found["phrases:lure"] = (np.maximum(outside, mine) <= PHRASE_LINK) | silent
             else:
+                rival = np.minimum.accumulate(np.where(gifts, np.inf, ranked), axis=1)
                 for name, rest in (("others", outside), ("own", mine)):
                     if name == "own" and not rule.own_rivals:
                         continue
-                    above = weakest > rest - rule.margin if family.dense else weakest >= rest
+                    above = rival > rest - rule.margin if family.dense else rival >= rest
                     found[f"{family.name}:{name}"] = np.broadcast_to(above | silent, shape)
             if losing is not None and losing.any():
                 danger = family.reading[:, losing].max(axis=1, keepdims=True)
                 found[f"{family.name}:losing"] = (danger <= 0) | (danger < rule.near * weakest) | silent
         return found
+
+    def gifts(self, words: Sequence[str], hints: np.ndarray, families: Sequence[Family],
+              own: np.ndarray, order: np.ndarray) -> np.ndarray:
+        """Hints × own cards (in `order`): whether the card makes a phrase a person knows with the
+        hint, so that no other family's rival keeps it from them (`Rule.gifts`); none without
+        the rule."""
+        if not self.rule.gifts:
+            return np.zeros(order.shape, dtype=bool)
+        known = self.known_phrases(words, hints, families)[:, own]
+        return np.take_along_axis(known, order, axis=1)
+
+    def known_phrases(self, words: Sequence[str], hints: np.ndarray,
+                      families: Sequence[Family]) -> np.ndarray:
+        """Hints × `words`: whether the hint and the card make a phrase a person knows: a closed
+        compound of the committed list, or a phrase the norms link too (`compound_pairs`). With
+        no norms at hand, every phrase."""
+        phrases = next((f for f in families if f.name == PHRASES), None)
+        if phrases is None:
+            return np.zeros((len(hints), len(words)), dtype=bool)
+        linked = phrases.reading > PHRASE_LINK
+        norms = self.members.get(NORMS)
+        if not norms:
+            return linked
+        said = np.logical_or.reduce([self.rows(m, words, hints) > 0 for m in norms])
+        vocabulary = norms[0].hints
+        compound = np.zeros_like(linked)
+        for i, j in zip(*np.nonzero(linked & ~said), strict=True):   # a few a hint
+            compound[i, j] = frozenset((vocabulary[hints[i]], words[j])) in compound_pairs()
+        return linked & (said | compound)
 
     @staticmethod
     def rows(matrix: Weights, words: Sequence[str], hints: np.ndarray | None) -> np.ndarray:
@@ -202,9 +250,11 @@ class Sight:
         if MEANING not in self.members:   # no reading of meaning to rank by: no say
             linked[:] = True
         else:
-            for family in self.families(words, hints) if families is None else families:
-                if not family.dense and family.name != NORMS:   # a phrase at all is a link
+            families = self.families(words, hints) if families is None else families
+            for family in families:
+                if not family.dense and family.name not in (NORMS, PHRASES):   # any link at all
                     linked |= family.reading > 0
+            linked |= self.known_phrases(words, hints, families)
             for member in self.members.get(NORMS, []):   # more than one person's answer
                 floor = self.rule.lone.get(member.name, 0.0) * member.least_link
                 linked |= self.rows(member, words, hints) > floor
