@@ -80,16 +80,13 @@ class Rule:
     loses the game is too near; `evoked`: how near a target must be among the hint's card words
     in meaning (`EVOKED_RANK`), when the norms and phrases do not link them; `lone`: how many
     times its matrix's weakest link a link of each norms matrix named must be to link them
-    (`LONE`); `gifts`: whether a target that makes a phrase with the hint is seen whatever card
-    another family puts above it (a phrase is a person's first thought: BELT for FAN and LEATHER,
-    METER for GAS and SQUARE)."""
+    (`LONE`)."""
 
     margin: float = 0.0
     own_rivals: bool = False
     near: float = NEAR
     evoked: int = EVOKED_RANK
     lone: Mapping[str, float] = field(default_factory=lambda: dict(LONE))
-    gifts: bool = True
 
 
 class Sight:
@@ -155,8 +152,7 @@ class Sight:
         """The rule's clauses, each hints × own cards (count k in column k-1), True where it holds:
         `evoked`, each of the k is evoked by the hint whatever the board; `<family>:others`, the
         family puts the k above every card that is not the team's (a dense one: above it less
-        `margin`), but for those that make a phrase with the hint (`Rule.gifts`);
-        `<family>:own`, above the own cards not meant, only when they are `own_rivals`;
+        `margin`); `<family>:own`, above the own cards not meant, only when they are `own_rivals`;
         `phrases:lure`, no card outside the k makes a phrase with the hint; and `<family>:losing`,
         the family weighs no card that loses (`losing`) at `near` of its weakest target or more:
         a person who strays once may meet it. A silent family's clauses hold."""
@@ -168,7 +164,6 @@ class Sight:
         evoked = self.evoked(words, hints, families, within=rule.evoked)[:, own]
         evoked = np.take_along_axis(evoked, order, axis=1)
         found = {"evoked": np.logical_and.accumulate(evoked, axis=1)}
-        gifts = self.gifts(words, hints, families, own, order)
         for family in families:
             silent = ~family.speaks[:, None]
             ranked = np.take_along_axis(family.reading[:, own], order, axis=1)       # (n, own)
@@ -180,26 +175,15 @@ class Sight:
             if family.name == PHRASES:
                 found["phrases:lure"] = (np.maximum(outside, mine) <= PHRASE_LINK) | silent
             else:
-                rival = np.minimum.accumulate(np.where(gifts, np.inf, ranked), axis=1)
                 for name, rest in (("others", outside), ("own", mine)):
                     if name == "own" and not rule.own_rivals:
                         continue
-                    above = rival > rest - rule.margin if family.dense else rival >= rest
+                    above = weakest > rest - rule.margin if family.dense else weakest >= rest
                     found[f"{family.name}:{name}"] = np.broadcast_to(above | silent, shape)
             if losing is not None and losing.any():
                 danger = family.reading[:, losing].max(axis=1, keepdims=True)
                 found[f"{family.name}:losing"] = (danger <= 0) | (danger < rule.near * weakest) | silent
         return found
-
-    def gifts(self, words: Sequence[str], hints: np.ndarray, families: Sequence[Family],
-              own: np.ndarray, order: np.ndarray) -> np.ndarray:
-        """Hints × own cards (in `order`): whether the card makes a phrase a person knows with the
-        hint, so that no other family's rival keeps it from them (`Rule.gifts`); none without
-        the rule."""
-        if not self.rule.gifts:
-            return np.zeros(order.shape, dtype=bool)
-        known = self.known_phrases(words, hints, families)[:, own]
-        return np.take_along_axis(known, order, axis=1)
 
     def known_phrases(self, words: Sequence[str], hints: np.ndarray,
                       families: Sequence[Family]) -> np.ndarray:

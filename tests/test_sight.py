@@ -174,8 +174,8 @@ def test_one_persons_answer_in_the_eat_links_no_card_two_peoples_do() -> None:
 
 
 def gas_sight(gas_giant_said: bool | None) -> Sight:
-    """GAS on a board where meaning puts FLAME far above GIANT, and GAS GIANT is a phrase: the
-    norms say GIANT for GAS (`True`), say only FLAME (`False`), or are not at hand (`None`)."""
+    """GAS, with GAS GIANT a phrase of the phrases matrix: the norms say GIANT for GAS (`True`),
+    say only FLAME (`False`), or are not at hand (`None`)."""
     sbert = Weights("sbert", HINTS, WORDS, SBERT)
     found = [sbert, Weights("phrases", HINTS, WORDS, PHRASES, backoff=sbert)]
     if gas_giant_said is not None:
@@ -185,29 +185,15 @@ def gas_sight(gas_giant_said: bool | None) -> Sight:
     return Sight(found, cards=WORDS)
 
 
-def gas_reach(seen: Sight) -> int:
-    """The count a person sees for GAS with GIANT the team's and FLAME a bystander."""
-    mask = np.isin(WORDS, ["giant"])
-    counts = seen.counts(WORDS, np.array([1]), np.zeros((1, 1), dtype=int), mask)[0]
-    return int(counts.sum())
-
-
-def test_a_phrase_a_person_knows_is_seen_whatever_card_meaning_puts_above_it() -> None:
-    # Meaning puts FLAME (0.7) above GIANT (0.3) for GAS; GAS GIANT is a phrase the norms link too:
-    # a person's first thought, a gift. Without the rule, meaning's FLAME keeps it from them.
-    assert gas_reach(gas_sight(gas_giant_said=True)) == 1
-    assert gas_reach(gas_sight(gas_giant_said=True).changed(gifts=False)) == 0
-    assert gas_reach(gas_sight(gas_giant_said=None)) == 1     # no norms: every phrase is known
-
-
-def test_a_phrase_only_wordnet_knows_is_no_gift_and_no_first_thought() -> None:
+def test_a_phrase_only_wordnet_knows_is_no_first_thought() -> None:
     # The norms are at hand and never link GAS and GIANT, nor is GASGIANT a compound of the list:
-    # a phrase few people know (CAT SHARK, WINTER ROSE), so it neither links the card nor is a gift.
+    # a phrase few people know (CAT SHARK, WINTER ROSE), so it does not link the card. With the
+    # norms' link it does; with no norms at hand, every phrase does.
     seen = gas_sight(gas_giant_said=False)
-    assert gas_reach(seen) == 0
     linked, _ = seen.nearness(WORDS, np.array([1]))
     assert not linked[0, WORDS.index("giant")]
     assert gas_sight(gas_giant_said=True).nearness(WORDS, np.array([1]))[0][0, WORDS.index("giant")]
+    assert gas_sight(gas_giant_said=None).nearness(WORDS, np.array([1]))[0][0, WORDS.index("giant")]
     assert seen.lures("gas", WORDS, ["flame"]) == ["giant"]   # still a lure: a person may know it
 
 
