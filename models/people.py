@@ -26,6 +26,7 @@ from models.agents import Agent
 from models.chances import strayed
 from models.hints import Hint, zipf
 from models.likelihood import FREQUENCY  # the card word's wordfreq Zipf frequency, over 8
+from models.phrases import compounds, known
 from models.weights import Weights
 
 PEOPLE_PATH = PACKAGE_DATA / "people.json"
@@ -33,8 +34,11 @@ PEOPLE_PATH = PACKAGE_DATA / "people.json"
 # The matrices a feature may read, by initializer name. Norms are raw strengths of a few
 # people out of a hundred: heavy-tailed, so they enter as square roots.
 READINGS = ("sbert", "fasttext", "double_link", "word_collocations", "sentence_collocations",
-            "association", "eat", "phrases")
+            "association", "eat", "phrases", "known_phrases")
 ROOTED = frozenset({"association", "eat"})
+# A reading made from others: the phrases a person knows (models/phrases.py), from the phrases
+# matrix and the norms at hand.
+KNOWN_PHRASES, NORMS = "known_phrases", ("association", "eat")
 # How a card stands among the face-down cards for a clue, under one reading (`in_context`).
 CONTEXTS = ("z", "top", "lead", "rank", "over", "cap")
 # The contexts that bend a reading's own scale at a knot, named with it: "sbert~over@0.4".
@@ -45,7 +49,8 @@ LINKS = {"sbert": "close in meaning", "fasttext": "used in the same places in bo
          "word_collocations": "said side by side", "sentence_collocations": "found in the same sentences",
          "association": "what people say first when they hear it (USF)",
          "eat": "what people say first when they hear it (EAT)",
-         "phrases": "said together as one thing (WordNet)"}
+         "phrases": "said together as one thing (WordNet)",
+         "known_phrases": "said together as one thing, a phrase people know"}
 
 
 def parse_feature(name: str) -> tuple[str, str | None]:
@@ -133,19 +138,36 @@ class Features:
         self.names = tuple(names)
         parsed = [parse_feature(n) for n in self.names]
         needed = {r for r, _ in parsed if r != FREQUENCY}
+        self.knows_phrases = KNOWN_PHRASES in needed
+        if self.knows_phrases:   # made from the phrases matrix, and the norms when at hand
+            needed = needed - {KNOWN_PHRASES} | {"phrases"} | (set(NORMS) & set(readings))
         if missing := needed - set(readings):
             raise KeyError(f"no matrix for {', '.join(sorted(missing))}")
         self.parsed = parsed
         self.readings = {name: readings[name] for name in needed}
 
     def __call__(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
-        return self.assemble({name: w.own_rows(list(clues), list(words))
-                              for name, w in self.readings.items()}, words)
+        rows = {name: w.own_rows(list(clues), list(words)) for name, w in self.readings.items()}
+        return self.assemble(self.with_known_phrases(rows, list(clues), words), words)
 
     def board(self, words: Sequence[str]) -> np.ndarray:
         """The values for every hint of the vocabulary (the readings share one): hints × cards × features."""
-        return self.assemble({name: w.board_matrix(list(words)) for name, w in self.readings.items()},
+        rows = {name: w.board_matrix(list(words)) for name, w in self.readings.items()}
+        if not self.knows_phrases:
+            return self.assemble(rows, words)
+        phrases = self.readings["phrases"]
+        return self.assemble(self.with_known_phrases(rows, phrases.hints, words, phrases.hint_index),
                              words)
+
+    def with_known_phrases(self, rows: dict[str, np.ndarray], hints: Sequence[str],
+                           words: Sequence[str], index: Mapping[str, int] | None = None
+                           ) -> dict[str, np.ndarray]:
+        """`rows` with the phrases a person knows (`KNOWN_PHRASES`), when a feature reads them."""
+        if self.knows_phrases:
+            said = [rows[n] for n in NORMS if n in rows]
+            rows[KNOWN_PHRASES] = known(rows["phrases"], np.maximum.reduce(said) if said else None,
+                                        compounds(hints, words, index))
+        return rows
 
     def assemble(self, rows: Mapping[str, np.ndarray], words: Sequence[str]) -> np.ndarray:
         """The values from each reading's own rows (not its backoff's: a silent source says nothing)."""
@@ -180,7 +202,8 @@ class Fit:
     @property
     def readings(self) -> frozenset[str]:
         """The matrices this variant needs."""
-        return frozenset(r for r, _ in map(parse_feature, self.features) if r != FREQUENCY)
+        return frozenset("phrases" if r == KNOWN_PHRASES else r
+                         for r, _ in map(parse_feature, self.features) if r != FREQUENCY)
 
     def to_json(self) -> dict:
         return {"name": self.name, "features": list(self.features),

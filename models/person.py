@@ -40,13 +40,13 @@ from models.weights import Weights
 # The families of sources a person may lean on, each reading's family, and how a person says it.
 FAMILY_OF = {"sbert": "meaning", "fasttext": "meaning", "double_link": "books",
              "word_collocations": "books", "sentence_collocations": "books",
-             "association": "norms", "eat": "norms", "phrases": "phrases"}
+             "association": "norms", "eat": "norms", "phrases": "phrases", "known_phrases": "phrases"}
 SAID = {"meaning": "closeness in meaning", "books": "words found together in books",
         "norms": "the first word a clue brings to mind", "phrases": "phrases and compound words"}
 # An expert reads by one family (and the card's frequency): phrases first, meaning where none.
 EXPERT_READINGS = {"meaning": {"sbert", "fasttext"}, "norms": {"association", "eat"},
-                   "phrases": {"phrases", "sbert"}, "books": {"double_link", "word_collocations",
-                                                            "sentence_collocations"}}
+                   "phrases": {"phrases", "known_phrases", "sbert"},
+                   "books": {"double_link", "word_collocations", "sentence_collocations"}}
 # How a person who reads by one matrix says it (`Person.describe`).
 READER_SAID = {"sbert": "closeness in meaning, as SBERT reads it",
                "fasttext": "closeness in meaning, as fastText reads it",

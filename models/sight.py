@@ -16,12 +16,12 @@ strictly above every such card; a sparse one (counts, norms) must rank none abov
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from models.phrases import compounds, known
 from models.weights import Weights
 
 # The families a person reads a hint by, and the matrices that speak for each.
@@ -43,18 +43,6 @@ CLEAR_RANK = 5
 # A card that loses the game is too near a target when a family weighs it at this share of the
 # weakest target or more.
 NEAR = 0.75
-# A phrase a person knows: a closed compound of the committed list (HAMMERHEAD), or one the norms
-# link too, even by one person's answer (FAN BELT, GAS METER). WordNet also lists phrases few
-# people know (CAT SHARK, WINTER ROSE, SHEEP FROG), and no reading of meaning tells them apart:
-# PRIVATE EYE is 156th of EYE's card words, CAT SHARK 56th.
-@functools.cache
-def compound_pairs() -> frozenset[frozenset[str]]:
-    """The committed closed compounds' parts, each pair in either order."""
-    from initializers.compounds import read_compounds
-
-    return frozenset(frozenset(pair) for pair in read_compounds())
-
-
 # The norms whose weakest links are one person's answer (the EAT's; USF lists only answers two
 # people gave): there a link brings a card to mind only above this many times the weakest, for
 # one person of a hundred (FLOWER → ROBE, MARK → SEAL) is nobody's first thought.
@@ -187,22 +175,17 @@ class Sight:
 
     def known_phrases(self, words: Sequence[str], hints: np.ndarray,
                       families: Sequence[Family]) -> np.ndarray:
-        """Hints × `words`: whether the hint and the card make a phrase a person knows: a closed
-        compound of the committed list, or a phrase the norms link too (`compound_pairs`). With
-        no norms at hand, every phrase."""
+        """Hints × `words`: whether the hint and the card make a phrase a person knows
+        (models/phrases.py: a closed compound, or one the norms link too; with no norms at hand,
+        every phrase)."""
         phrases = next((f for f in families if f.name == PHRASES), None)
         if phrases is None:
             return np.zeros((len(hints), len(words)), dtype=bool)
-        linked = phrases.reading > PHRASE_LINK
         norms = self.members.get(NORMS)
-        if not norms:
-            return linked
-        said = np.logical_or.reduce([self.rows(m, words, hints) > 0 for m in norms])
-        vocabulary = norms[0].hints
-        compound = np.zeros_like(linked)
-        for i, j in zip(*np.nonzero(linked & ~said), strict=True):   # a few a hint
-            compound[i, j] = frozenset((vocabulary[hints[i]], words[j])) in compound_pairs()
-        return linked & (said | compound)
+        said = np.maximum.reduce([self.rows(m, words, hints) for m in norms]) if norms else None
+        vocabulary = next(iter(self.members.values()))[0].hints
+        compound = compounds([vocabulary[i] for i in hints], words)
+        return known(phrases.reading, said, compound) > PHRASE_LINK
 
     @staticmethod
     def rows(matrix: Weights, words: Sequence[str], hints: np.ndarray | None) -> np.ndarray:

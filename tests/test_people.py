@@ -100,6 +100,18 @@ def test_features_read_each_matrix_alone_and_the_norms_as_square_roots() -> None
         Features(("association",), readings(norms=False))
 
 
+def test_known_phrases_are_the_phrases_the_norms_link_too_and_need_the_phrases_matrix() -> None:
+    # SEA → FISH and SEA → CLOUD are both phrases; only SEA → FISH is said in the norms.
+    phrases = np.array([[0.0, 1.0, 1.0], [0.0, 0.0, 0.0]], np.float32)
+    found = {**readings(), "phrases": Weights("phrases", HINTS, WORDS, phrases)}
+    features = Features(("phrases", "known_phrases"), found)
+    assert features(["sea"], list(WORDS))[0].T.tolist() == [[0, 1, 1], [0, 0, 1]]
+    assert np.array_equal(features.board(list(WORDS))[:1], features(["sea"], list(WORDS)))
+    assert Fit("known", ("known_phrases", "zipf"), (3.5, -1.0)).readings == {"phrases"}
+    with pytest.raises(KeyError, match="phrases"):
+        Features(("known_phrases",), readings())
+
+
 def test_the_richest_variant_the_matrices_allow_plays() -> None:
     assert best_fit(readings(), FITS).name == "norms"
     people = PeopleModel.of(readings(norms=False), FITS)

@@ -89,3 +89,24 @@ def test_phrases_stay_out_of_the_recipe():
     """A matrix of its own for the model of people: the combinations play as before."""
     assert all("phrases" not in parts for parts in datasets.COMBINED.values())
     assert datasets.BASE["phrases"] == ()
+
+
+def test_a_closed_compound_of_the_list_is_found_in_either_order_and_for_a_clue_asked_twice():
+    from models.phrases import compounds
+
+    found = compounds(["hammer", "head", "cat", "hammer"], ["head", "hammer", "shark"])
+    assert found.tolist() == [[True, False, False], [False, True, False], [False, False, False],
+                              [True, False, False]]
+    vocabulary = ("cat", "hammer", "head")
+    index = {hint: row for row, hint in enumerate(vocabulary)}
+    assert compounds(vocabulary, ["head"], index)[:, 0].tolist() == [False, True, False]
+
+
+def test_a_phrase_is_known_when_a_compound_or_when_the_norms_link_it_too():
+    from models.phrases import known
+
+    phrases = np.array([[1.0, 1.0, 1.0, 0.0]], np.float32)      # three phrases, one card without
+    said = np.array([[0.0, 0.01, 0.0, 0.3]], np.float32)       # one person said the second card
+    compound = np.array([[True, False, False, False]])
+    assert known(phrases, said, compound).tolist() == [[1.0, 1.0, 0.0, 0.0]]
+    assert known(phrases, None, compound).tolist() == phrases.tolist()   # no norms: every phrase

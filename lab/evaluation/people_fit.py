@@ -28,8 +28,9 @@ import numpy as np
 from lab.evaluation.human_duet import CLUE_FILE, GUESS_FILE, Turn, folder, read_turns
 from models.chances import strayed
 from models.likelihood import Choices, fit, monotone_bounds, negative_log_likelihood, scales
-from models.people import PEOPLE_PATH, Features, Fit, PeopleModel
+from models.people import NORMS, PEOPLE_PATH, Features, Fit, PeopleModel
 from models.person import expert_features
+from models.phrases import compounds, known
 from models.weights import Weights
 
 REPORT_PATH = Path(__file__).resolve().parents[2] / "reports" / "people_model.md"
@@ -38,7 +39,8 @@ FOLDS = 10
 SIGNALS = {"targets": 1.0, "picks": 1.0}   # the givers' targets and the guessers' clicks, weighed alike
 # A phrase or a compound with the clue is a person's first thought (FIRE → ENGINE): its weight is
 # at least this, whatever the few phrase turns of the record say (the phrase probe, 0040, 0045).
-FLOORS = {"phrases": 3.5}
+# With the norms at hand, only a phrase a person knows (models/phrases.py: 0053).
+FLOORS = {"phrases": 3.5, "known_phrases": 3.5}
 PROBES = 1000   # 200 moved by 2.5 points from one draw of the word lists to the next
 
 # The variants fitted, richest first: the first whose matrices are all at hand plays.
@@ -47,10 +49,10 @@ VARIANTS: dict[str, tuple[str, ...]] = {
         "sbert", "sbert~z", "sbert~top", "sbert~lead", "fasttext", "fasttext~z", "fasttext~top",
         "double_link", "double_link~z", "double_link~top", "word_collocations", "word_collocations~top",
         "sentence_collocations", "association", "association~top", "association~lead",
-        "eat", "eat~top", "eat~lead", "phrases", "zipf",
+        "eat", "eat~top", "eat~lead", "known_phrases", "zipf",
         "association~z", "eat~z"),   # how far the norms lift a card above the others (0051)
     "norms": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "association", "association~top",
-              "association~lead", "eat", "eat~top", "eat~lead", "phrases", "zipf"),
+              "association~lead", "eat", "eat~top", "eat~lead", "known_phrases", "zipf"),
     # SBERT bent at two knots (its 75th and 90th percentiles on the record's cards; 0051): steeper
     # for the strong links a person sees at once
     "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "phrases", "zipf", "sbert~over@0.3",
@@ -229,23 +231,30 @@ def calibration(turns: Sequence[Turn], logits: np.ndarray, strays: np.ndarray | 
             "clicks": len(log_likelihood), "bins": bins}
 
 
-def phrase_probe(model: PeopleModel, phrases: Weights, size: int = PROBES, distractors: int = 7,
-                 seed: int = 0) -> tuple[float, list[tuple[str, str, str]]]:
+def phrase_probe(model: PeopleModel, phrases: Weights, norms: Sequence[Weights] = (),
+                 size: int = PROBES, distractors: int = 7, seed: int = 0
+                 ) -> tuple[float, list[tuple[str, str, str]]]:
     """How often the model's first pick, for a clue that makes a phrase or a compound with one
     card, is that card: `size` probes, each a clue from the hint list that the AI may give, its
     partner from the card list (WordNet: FIRE → ENGINE, HAMMER → HEAD) and `distractors` other
-    cards that make none with it and on which the clue is legal. Returns the share and the probes
-    it missed (clue, partner, its first pick)."""
+    cards that make none with it and on which the clue is legal. With `norms`, only phrases a
+    person knows are probed (models/phrases.py). Returns the share and the probes it missed
+    (clue, partner, its first pick)."""
     from common import board_words
 
     rng = np.random.default_rng(seed)
     cards = [w.lower() for w in board_words()]
-    links = phrases.board_matrix(cards) > 0.5                       # hints × cards
+    rows = phrases.board_matrix(cards)
+    links = rows > 0.5                                              # hints × cards
+    probed = links
+    if norms:
+        said = np.maximum.reduce([n.board_matrix(cards) for n in norms])
+        probed = known(rows, said, compounds(phrases.hints, cards, phrases.hint_index)) > 0.5
     legal = np.ones(links.shape, dtype=bool)
     legal[~(phrases.filter.well_formed & phrases.filter.fit)] = False   # hints the AI would give
     for c, card in enumerate(cards):
         legal[phrases.filter.banned(card), c] = False
-    pairs = np.argwhere(links & legal)
+    pairs = np.argwhere(probed & legal)
     pairs = pairs[rng.permutation(len(pairs))[:size]]
     hits, missed = 0, []
     for h, c in pairs:
@@ -257,6 +266,18 @@ def phrase_probe(model: PeopleModel, phrases: Weights, size: int = PROBES, distr
         if first != cards[c]:
             missed.append((clue, cards[c], first))
     return hits / max(len(pairs), 1), missed
+
+
+def probes(model: PeopleModel, readings: Mapping[str, Weights]
+           ) -> dict[str, tuple[float, list[tuple[str, str, str]]]]:
+    """The phrase probe on every phrase, and on the phrases a person knows when the norms are at
+    hand; none without the phrases matrix."""
+    if "phrases" not in readings:
+        return {}
+    found = {"every phrase": phrase_probe(model, readings["phrases"])}
+    if norms := [readings[n] for n in NORMS if n in readings]:
+        found["phrases a person knows"] = phrase_probe(model, readings["phrases"], norms)
+    return found
 
 
 def record_checksum(sources: Path) -> str:
@@ -323,9 +344,7 @@ def fit_variants(sources: Path, signals: Mapping[str, float],
         say(f"{name}: experts {', '.join(experts)}")
         fitted = Fit(name, tuple(names), tuple(float(b) for b in beta), l2, about, experts, lapse, flat)
         out.append(fitted.to_json())
-        probe = phrase_probe(PeopleModel(fitted, readings), readings["phrases"]) \
-            if "phrases" in readings else None
-        report.append(Fitted(fitted, rates, held, probe))
+        report.append(Fitted(fitted, rates, held, probes(PeopleModel(fitted, readings), readings)))
     return {"source": "people playing Codenames Duet: SALT-NLP/codenames, data/, validation split "
                       "(Shaikh et al., 2023); coefficients only, fitted by lab/evaluation/people_fit.py",
             "signals": dict(signals), "record_sha256": record_checksum(sources), "variants": out,
@@ -369,7 +388,7 @@ class Fitted:
     fit: Fit
     rates: dict[str, float]
     calibration: dict
-    probe: tuple[float, list[tuple[str, str, str]]] | None
+    probes: dict[str, tuple[float, list[tuple[str, str, str]]]]
 
 
 def markdown(fitted: Sequence[Fitted], command: str) -> str:
@@ -387,11 +406,10 @@ def markdown(fitted: Sequence[Fitted], command: str) -> str:
                   f"a click over {held['clicks']} clicks (a uniform guess: {held['uniform']:.3f}; the "
                   f"logits' softmax alone: {held['sharp']:.3f}); {100 * f.fit.lapse:.0f}% of clicks read "
                   f"at {f.fit.flat:.2f} of the logits' sharpness (`Fit.lapse`)"]
-        if f.probe is not None:
-            share, missed = f.probe
+        for probed, (share, missed) in f.probes.items():
             sample = ", ".join(f"{c.upper()}→{p.upper()} (took {m.upper()})" for c, p, m in missed[:8])
-            lines.append(f"- phrase and compound probe: the partner first in {100 * share:.1f}% of "
-                         f"{PROBES} probes; missed, e.g.: {sample or 'none'}")
+            lines.append(f"- phrase and compound probe, {probed}: the partner first in "
+                         f"{100 * share:.1f}% of {PROBES} probes; missed, e.g.: {sample or 'none'}")
         lines += ["", "Reliability: every face-down card's chance of being clicked first, in bins, "
                   "against how often it was.", "",
                   "| predicted | cards | mean predicted | observed |", "|---|---|---|---|"]
