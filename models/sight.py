@@ -183,8 +183,8 @@ class Sight:
             return np.zeros((len(hints), len(words)), dtype=bool)
         norms = self.members.get(NORMS)
         said = np.maximum.reduce([self.rows(m, words, hints) for m in norms]) if norms else None
-        vocabulary = next(iter(self.members.values()))[0].hints
-        compound = compounds([vocabulary[i] for i in hints], words)
+        vocabulary = next(iter(self.members.values()))[0]   # the families share one
+        compound = compounds(vocabulary.hints, words, vocabulary.hint_index)[hints]
         return known(phrases.reading, said, compound) > PHRASE_LINK
 
     @staticmethod
