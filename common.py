@@ -24,6 +24,7 @@ from support.paths import (
     CACHE_DIR,
     CLONE_COMMAND,
     COMMAND,
+    COMPOUNDS_PATH,
     DATA_DIR,
     DEFAULT_SBERT_MODEL,
     GAMES_LOG_PATH,
@@ -34,13 +35,22 @@ from support.paths import (
     ROOT,
     SOURCES_DIR,
 )
-from support.words import board_words, hint_words, load_words, normalise, save_words, words_hash
+from support.words import (
+    board_words,
+    hint_words,
+    load_words,
+    normalise,
+    read_compounds,
+    save_words,
+    words_hash,
+)
 
 __all__ = [
-    "BOARD_WORDS_PATH", "CACHE_DIR", "CLONE_COMMAND", "COMMAND", "CONTENT_TAGS", "DATA_DIR",
+    "BOARD_WORDS_PATH", "CACHE_DIR", "CLONE_COMMAND", "COMMAND", "COMPOUNDS_PATH", "CONTENT_TAGS", "DATA_DIR",
     "DEFAULT_SBERT_MODEL", "GAMES_LOG_PATH", "HINT_WORDS_PATH", "INSTALLED", "PACKAGE_DATA", "PLAYERS_DIR",
     "ROOT", "SOURCES_DIR", "STALE_TEMPORARY", "append_line", "atomic_write_bytes", "board_words", "cluster",
     "hint_words", "interactive", "lemma_of", "lemmas", "lemmatizer", "load_libraries", "load_words",
-    "normalise", "on_terminal", "pid_alive", "progress", "save_words", "sha256_file", "spellings",
-    "sweep_temporaries", "temporary_beside", "temporary_prefix", "ticking", "warn", "words_hash", "zipf",
+    "normalise", "on_terminal", "pid_alive", "progress", "read_compounds", "save_words", "sha256_file",
+    "spellings", "sweep_temporaries", "temporary_beside", "temporary_prefix", "ticking", "warn", "words_hash",
+    "zipf",
 ]

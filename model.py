@@ -13,7 +13,7 @@ the vectorised `HintFilter`), weights (`Weights`, `Extender`), situation
 (`Agent` and its kinds, `agent_plays`), people (the model of people,
 fitted to people's play, and its agent), person (one person as the AI learns them as they
 play: `Person`, `Choice`), likelihood (of people's choices, `Choices`, and its
-maximum), sight (what a person sees in a hint: the
+maximum), phrases (the phrases a person knows), sight (what a person sees in a hint: the
 rule a target must pass), ai (`CAPTAINS`, `AGENTS`, `AI`, `PersonCaptain`, `LEVELS`) and
 table (the words the AI never gives as hints).
 """
@@ -63,6 +63,7 @@ from models.hints import (
 from models.likelihood import Choices
 from models.people import PeopleAgent, PeopleModel, PeopleReading
 from models.person import KEPT, NOTHING_YET, PICKS, TARGETS, Choice, Person
+from models.phrases import compounds, known
 from models.sight import Sight
 from models.situation import (
     ASSASSIN_VALUE,
@@ -91,6 +92,8 @@ __all__ = [
     "TARGETS",
     "PeopleReading",
     "Sight",
+    "compounds",
+    "known",
     "AI",
     "ASSASSIN_VALUE",
     "CAPTAINS",

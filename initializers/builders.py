@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from common import cluster, lemma_of
+from common import cluster, lemma_of, read_compounds
 from initializers.availability import Availability
-from initializers.compounds import read_compounds
 from initializers.corpus import (
     Corpus,
     association_matrix,

@@ -16,9 +16,7 @@ import argparse
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from common import PACKAGE_DATA
-
-COMPOUNDS_PATH = PACKAGE_DATA / "compounds_en.txt"
+from common import COMPOUNDS_PATH
 
 # A part shorter than this is a prefix or a letter pair (PI + RATE), not a word a person splits off.
 MIN_PART = 3
@@ -36,15 +34,6 @@ SUFFIXES = frozenset({"age", "ing", "ion", "ship", "ness", "ment", "less", "ful"
 # FOOTBALL is near BALL and not far from FOOT; BILLION is near neither BILL nor ION, CARPET not
 # near PET, REGRETTABLE near REGRET but not near TABLE. Set by reading WordNet's splits.
 MIN_MEANING, MIN_KEPT = 0.45, 0.2
-
-
-def read_compounds(path: Path = COMPOUNDS_PATH) -> Iterator[tuple[str, str]]:
-    """The (first part, second part) of every committed compound."""
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            if line.strip() and not line.startswith("#"):
-                _, first, second = line.split()
-                yield first, second
 
 
 def wordnet_lemmas(folder: Path) -> Iterator[str]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from common import atomic_write_bytes, sha256_file, words_hash
+from common import COMPOUNDS_PATH, atomic_write_bytes, sha256_file, words_hash
 from initializers.availability import Availability
 from initializers.cache import (
     NO_CACHE_YET,
@@ -23,7 +23,6 @@ from initializers.cache import (
     sidecar,
     sidecar_checksum,
 )
-from initializers.compounds import COMPOUNDS_PATH
 from initializers.corpus import MIN_COUNT, TOKEN, Corpus
 from initializers.fasttext_vectors import FASTTEXT_OFFSET, FASTTEXT_PARAMS, FASTTEXT_THREADS
 from initializers.notices import Notices

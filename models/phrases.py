@@ -15,12 +15,12 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from common import read_compounds
+
 
 @functools.cache
 def compound_partners() -> Mapping[str, frozenset[str]]:
     """Each word of the committed closed compounds, with the words it makes one with (either order)."""
-    from initializers.compounds import read_compounds
-
     partners: dict[str, set[str]] = {}
     for first, second in read_compounds():
         partners.setdefault(first, set()).add(second)

@@ -30,6 +30,7 @@ GAMES_LOG_PATH = DATA_DIR / "games.jsonl"
 PLAYERS_DIR = DATA_DIR / "players"   # what the AI has learnt of each player (profiles.py)
 HINT_WORDS_PATH = PACKAGE_DATA / "hint_words_en.txt"
 BOARD_WORDS_PATH = PACKAGE_DATA / "board_words_en.txt"
+COMPOUNDS_PATH = PACKAGE_DATA / "compounds_en.txt"   # closed compounds (initializers/compounds.py)
 
 # How a player starts the game: the command a pip install adds, or the clone's script.
 CLONE_COMMAND = "python main.py"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from support.files import atomic_write_bytes
-from support.paths import BOARD_WORDS_PATH, HINT_WORDS_PATH
+from support.paths import BOARD_WORDS_PATH, COMPOUNDS_PATH, HINT_WORDS_PATH
 
 
 def normalise(word: str) -> str:
@@ -43,6 +43,16 @@ def hint_words() -> tuple[str, ...]:
 def board_words() -> tuple[str, ...]:
     """The project's own list of card words."""
     return tuple(load_words(BOARD_WORDS_PATH))
+
+
+def read_compounds(path: Path = COMPOUNDS_PATH) -> Iterator[tuple[str, str]]:
+    """The (first part, second part) of every committed closed compound (`python -m
+    initializers.compounds` makes the list)."""
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip() and not line.startswith("#"):
+                _, first, second = line.split()
+                yield first, second
 
 
 def words_hash(words: Iterable[str]) -> str:

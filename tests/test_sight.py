@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from initializers.compounds import read_compounds, splits
+from common import read_compounds
+from initializers.compounds import splits
 from model import Weights
 from models.sight import CLEAR_RANK, NEAR, Sight
 
