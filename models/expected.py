@@ -349,10 +349,12 @@ class ExpectedCaptain(Captain):
 
     def first_thoughts(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
         """For each chosen hint and count, whether the hint clearly brings each of its targets
-        (in the model of people's order) to mind (`clear_rank`)."""
+        (in the model of people's order) to mind (`clear_rank`), each reading of meaning the
+        sight's rule names vouching for a card only meaning links (`Sight.vouched`)."""
         own = situation.own
         order = self.order(situation, chosen)
-        near = self.sight.evoked(situation.words, chosen, within=self.settings.clear_rank)[:, own]
+        near = self.sight.evoked(situation.words, chosen, within=self.settings.clear_rank,
+                                 vouched=True)[:, own]
         return np.logical_and.accumulate(np.take_along_axis(near, order, axis=1), axis=1)
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:

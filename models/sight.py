@@ -43,10 +43,22 @@ CLEAR_RANK = 5
 # A card that loses the game is too near a target when a family weighs it at this share of the
 # weakest target or more.
 NEAR = 0.75
+# A card that only meaning brings to mind is a first thought when these readings of meaning also
+# put it among this many of the hint's nearest card words: SBERT reads words as people judge them
+# alike, fastText as books use them, and fastText alone puts LEVER 2nd of HOOK's card words (SBERT
+# 11th), STAGE 1st of REACTION's (21st), WORM 4th of CRUEL's (12th), CARPET 6th of TOILET's (12th):
+# cards a person missed in the playtests (reports/playtest.md, decision 0054).
+VOUCH = {"sbert": 10}
 # The norms whose weakest links are one person's answer (the EAT's; USF lists only answers two
 # people gave): there a link brings a card to mind only above this many times the weakest, for
 # one person of a hundred (FLOWER → ROBE, MARK → SEAL) is nobody's first thought.
 LONE = {"eat": 1.5}
+
+
+def card_ranks(reading: np.ndarray, count: int) -> np.ndarray:
+    """Each of the first `count` columns' rank in its row of `reading` (hints × card words; 0: the
+    strongest): how near the hint puts each board card among every card word."""
+    return (reading[:, None, :] > reading[:, :count, None]).sum(axis=2)
 
 
 @dataclass(frozen=True)
@@ -68,13 +80,15 @@ class Rule:
     loses the game is too near; `evoked`: how near a target must be among the hint's card words
     in meaning (`EVOKED_RANK`), when the norms and phrases do not link them; `lone`: how many
     times its matrix's weakest link a link of each norms matrix named must be to link them
-    (`LONE`)."""
+    (`LONE`); `vouch`: among how many of the hint's nearest card words each reading of meaning
+    named must put a card only meaning brings to mind for it to be a first thought (`VOUCH`)."""
 
     margin: float = 0.0
     own_rivals: bool = False
     near: float = NEAR
     evoked: int = EVOKED_RANK
     lone: Mapping[str, float] = field(default_factory=lambda: dict(LONE))
+    vouch: Mapping[str, int] = field(default_factory=lambda: dict(VOUCH))
 
 
 class Sight:
@@ -196,12 +210,28 @@ class Sight:
         return matrix.matrix[np.ix_(hints, [matrix.word_index[w] for w in words])]
 
     def evoked(self, words: Sequence[str], hints: np.ndarray,
-               families: Sequence[Family] | None = None, within: int = EVOKED_RANK) -> np.ndarray:
+               families: Sequence[Family] | None = None, within: int = EVOKED_RANK,
+               vouched: bool = False) -> np.ndarray:
         """Hints × `words`: whether the hint brings the card to mind whatever the board
         (among its `within` nearest card words in meaning, or linked by the norms or a phrase);
-        `families`, the board's readings when they are at hand already."""
+        with `vouched`, a card only meaning brings to mind must be near in each reading
+        `Rule.vouch` names too (a first thought); `families`, the board's readings when they
+        are at hand already."""
         linked, rank = self.nearness(words, hints, families)
-        return linked | (rank < within)
+        near = rank < within
+        if vouched:
+            near &= self.vouched(words, hints)
+        return linked | near
+
+    def vouched(self, words: Sequence[str], hints: np.ndarray) -> np.ndarray:
+        """Hints × `words`: whether each reading of meaning that `Rule.vouch` names puts the card
+        among the hint's that many nearest card words (true where none is at hand)."""
+        found = np.ones((len(hints), len(words)), dtype=bool)
+        pool = list(dict.fromkeys([*words, *self.cards]))
+        for member in self.members.get(MEANING, []):
+            if member.name in self.rule.vouch:
+                found &= card_ranks(self.rows(member, pool, hints), len(words)) < self.rule.vouch[member.name]
+        return found
 
     def nearness(self, words: Sequence[str], hints: np.ndarray,
                  families: Sequence[Family] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -226,9 +256,7 @@ class Sight:
                 floor = self.rule.lone.get(member.name, 0.0) * member.least_link
                 linked |= self.rows(member, words, hints) > floor
             pool = list(dict.fromkeys([*words, *self.cards]))
-            reading = self.families(pool, hints, only=MEANING)[0].reading
-            mine = reading[:, :len(words)]
-            rank = (reading[:, None, :] > mine[:, :, None]).sum(axis=2)
+            rank = card_ranks(self.families(pool, hints, only=MEANING)[0].reading, len(words))
         self.last_nearness = (key, (linked, rank))
         return linked, rank
 

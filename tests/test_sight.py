@@ -208,3 +208,22 @@ def test_a_compound_of_the_list_is_a_phrase_a_person_knows() -> None:
     known = seen.known_phrases(words, np.array([0, 1]), seen.families(words, np.array([0, 1])))
     assert "head" in compound_partners()["hammer"] and "hammer" in compound_partners()["head"]
     assert known.tolist() == [[True, False], [False, False]]
+
+
+def test_a_first_thought_only_meaning_brings_is_vouched_for_by_sbert() -> None:
+    # fastText puts LEVER first for HOOK and SBERT puts twelve card words above it: the meaning
+    # family's mean still has it second, but no person takes it first (HOOK 3, game 738). BAIT is
+    # near in both. With the norms linking HOOK and LEVER, it is a first thought again.
+    filler = tuple(f"near{i}" for i in range(12))
+    pool = ("lever", "bait", *filler)
+    sbert = np.array([[0.3, 0.9, *[0.5] * 12]], np.float32)
+    fasttext = np.array([[0.9, 0.8, *[0.1] * 12]], np.float32)
+    found = [Weights("sbert", ("hook",), pool, sbert), Weights("fasttext", ("hook",), pool, fasttext)]
+    seen = Sight(found, cards=pool)
+    words = ["lever", "bait"]
+    assert seen.evoked(words, np.array([0]), within=CLEAR_RANK)[0].tolist() == [True, True]
+    assert seen.evoked(words, np.array([0]), within=CLEAR_RANK, vouched=True)[0].tolist() == [False, True]
+    assert seen.changed(vouch={}).evoked(words, np.array([0]), within=CLEAR_RANK, vouched=True)[0].all()
+    norms = Weights("association", ("hook",), pool, np.array([[0.05, 0.0, *[0.0] * 12]], np.float32))
+    linked = Sight([*found, norms], cards=pool)
+    assert linked.evoked(words, np.array([0]), within=CLEAR_RANK, vouched=True)[0].tolist() == [True, True]
