@@ -63,7 +63,7 @@ from models.hints import (
 from models.likelihood import Choices
 from models.people import PeopleAgent, PeopleModel, PeopleReading
 from models.person import KEPT, NOTHING_YET, PICKS, TARGETS, Choice, Person
-from models.phrases import compounds, known
+from models.phrases import compounds, known_phrases
 from models.sight import Sight
 from models.situation import (
     ASSASSIN_VALUE,
@@ -93,7 +93,7 @@ __all__ = [
     "PeopleReading",
     "Sight",
     "compounds",
-    "known",
+    "known_phrases",
     "AI",
     "ASSASSIN_VALUE",
     "CAPTAINS",

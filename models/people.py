@@ -26,7 +26,7 @@ from models.agents import Agent
 from models.chances import strayed
 from models.hints import Hint, zipf
 from models.likelihood import FREQUENCY  # the card word's wordfreq Zipf frequency, over 8
-from models.phrases import compounds, known
+from models.phrases import compounds, known_phrases
 from models.weights import Weights
 
 PEOPLE_PATH = PACKAGE_DATA / "people.json"
@@ -165,7 +165,7 @@ class Features:
         """`rows` with the phrases a person knows (`KNOWN_PHRASES`), when a feature reads them."""
         if self.knows_phrases:
             said = [rows[n] for n in NORMS if n in rows]
-            rows[KNOWN_PHRASES] = known(rows["phrases"], np.maximum.reduce(said) if said else None,
+            rows[KNOWN_PHRASES] = known_phrases(rows["phrases"], np.maximum.reduce(said) if said else None,
                                         compounds(hints, words, index))
         return rows
 

@@ -46,7 +46,7 @@ def compounds(hints: Sequence[str], words: Sequence[str], index: Mapping[str, in
     return found
 
 
-def known(phrases: np.ndarray, said: np.ndarray | None, compound: np.ndarray) -> np.ndarray:
+def known_phrases(phrases: np.ndarray, said: np.ndarray | None, compound: np.ndarray) -> np.ndarray:
     """The phrases matrix's rows (hints × cards) with only the phrases a person knows: a closed
     compound (`compound`), or linked by the norms too (`said`: their rows, or None when no norms
     are at hand, and then every phrase)."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from models.phrases import compounds, known
+from models.phrases import compounds, known_phrases
 from models.weights import Weights
 
 # The families a person reads a hint by, and the matrices that speak for each.
@@ -199,7 +199,7 @@ class Sight:
         said = np.maximum.reduce([self.rows(m, words, hints) for m in norms]) if norms else None
         vocabulary = next(iter(self.members.values()))[0]   # the families share one
         compound = compounds(vocabulary.hints, words, vocabulary.hint_index)[hints]
-        return known(phrases.reading, said, compound) > PHRASE_LINK
+        return known_phrases(phrases.reading, said, compound) > PHRASE_LINK
 
     @staticmethod
     def rows(matrix: Weights, words: Sequence[str], hints: np.ndarray | None) -> np.ndarray:

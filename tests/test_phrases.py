@@ -103,10 +103,10 @@ def test_a_closed_compound_of_the_list_is_found_in_either_order_and_for_a_clue_a
 
 
 def test_a_phrase_is_known_when_a_compound_or_when_the_norms_link_it_too():
-    from models.phrases import known
+    from models.phrases import known_phrases
 
     phrases = np.array([[1.0, 1.0, 1.0, 0.0]], np.float32)      # three phrases, one card without
     said = np.array([[0.0, 0.01, 0.0, 0.3]], np.float32)       # one person said the second card
     compound = np.array([[True, False, False, False]])
-    assert known(phrases, said, compound).tolist() == [[1.0, 1.0, 0.0, 0.0]]
-    assert known(phrases, None, compound).tolist() == phrases.tolist()   # no norms: every phrase
+    assert known_phrases(phrases, said, compound).tolist() == [[1.0, 1.0, 0.0, 0.0]]
+    assert known_phrases(phrases, None, compound).tolist() == phrases.tolist()   # no norms: every phrase

@@ -30,7 +30,7 @@ from models.chances import strayed
 from models.likelihood import Choices, fit, monotone_bounds, negative_log_likelihood, scales
 from models.people import NORMS, PEOPLE_PATH, Features, Fit, PeopleModel
 from models.person import expert_features
-from models.phrases import compounds, known
+from models.phrases import compounds, known_phrases
 from models.weights import Weights
 
 REPORT_PATH = Path(__file__).resolve().parents[2] / "reports" / "people_model.md"
@@ -249,7 +249,7 @@ def phrase_probe(model: PeopleModel, phrases: Weights, norms: Sequence[Weights] 
     probed = links
     if norms:
         said = np.maximum.reduce([n.board_matrix(cards) for n in norms])
-        probed = known(rows, said, compounds(phrases.hints, cards, phrases.hint_index)) > 0.5
+        probed = known_phrases(rows, said, compounds(phrases.hints, cards, phrases.hint_index)) > 0.5
     legal = np.ones(links.shape, dtype=bool)
     legal[~(phrases.filter.well_formed & phrases.filter.fit)] = False   # hints the AI would give
     for c, card in enumerate(cards):
