@@ -81,9 +81,7 @@ class Rule:
     in meaning (`EVOKED_RANK`), when the norms and phrases do not link them; `lone`: how many
     times its matrix's weakest link a link of each norms matrix named must be to link them
     (`LONE`); `vouch`: among how many of the hint's nearest card words each reading of meaning
-    named must put a card only meaning brings to mind for it to be a first thought (`VOUCH`);
-    `wary`: matrices, not families, that must also weigh every card that loses under this share
-    of the weakest target."""
+    named must put a card only meaning brings to mind for it to be a first thought (`VOUCH`)."""
 
     margin: float = 0.0
     own_rivals: bool = False
@@ -91,7 +89,6 @@ class Rule:
     evoked: int = EVOKED_RANK
     lone: Mapping[str, float] = field(default_factory=lambda: dict(LONE))
     vouch: Mapping[str, int] = field(default_factory=lambda: dict(VOUCH))
-    wary: Mapping[str, float] = field(default_factory=dict)
 
 
 class Sight:
@@ -188,12 +185,6 @@ class Sight:
             if losing is not None and losing.any():
                 danger = family.reading[:, losing].max(axis=1, keepdims=True)
                 found[f"{family.name}:losing"] = (danger <= 0) | (danger < rule.near * weakest) | silent
-        for name, share in rule.wary.items():
-            if name in self.matrices and losing is not None and losing.any():
-                rows = np.maximum(self.rows(self.matrices[name], words, hints), 0.0)
-                weakest = np.minimum.accumulate(np.take_along_axis(rows[:, own], order, axis=1), axis=1)
-                danger = rows[:, losing].max(axis=1, keepdims=True)
-                found[f"{name}:losing"] = (danger <= 0) | (danger < share * weakest)
         return found
 
     def known_phrases(self, words: Sequence[str], hints: np.ndarray,

@@ -73,8 +73,6 @@ VARIANTS = {
                             "endgame_assassin_cost": 24.0},
     "near50_cost3x": {"near": 0.5, "assassin_cost": 24.0, "endgame_assassin_cost": 36.0},
     "evoked10": {"evoked": 10, "near": 0.5, "assassin_cost": 16.0, "endgame_assassin_cost": 24.0},
-    # The combined matrix keeps the losing card under 0.6 of the weakest target too (0055).
-    "wary_combined": {"wary": {"combined": 0.6}},
 }
 FOREIGN = ("mpnet", "glove")   # the foreign tier's greedy agents (lab/foreign/agent.py)
 
@@ -89,7 +87,7 @@ def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
         raise SystemExit("the variant 'old' needs --old-fits")
     model = PeopleModel.of([ai.weights, *ai.partners], old_fits) if old else ai.people
     sight = None if options.pop("no_sight", False) else ai.sight
-    rule = {key: options.pop(key) for key in ("margin", "own_rivals", "near", "evoked", "families", "wary")
+    rule = {key: options.pop(key) for key in ("margin", "own_rivals", "near", "evoked", "families")
             if key in options}
     if sight is not None and rule:
         sight = sight.changed(**rule)
