@@ -27,6 +27,7 @@ from models.chances import strayed
 from models.hints import Hint, zipf
 from models.likelihood import FREQUENCY  # the card word's wordfreq Zipf frequency, over 8
 from models.phrases import compounds, known_phrases
+from models.sight import card_ranks
 from models.weights import Weights
 
 PEOPLE_PATH = PACKAGE_DATA / "people.json"
@@ -102,8 +103,7 @@ def lead(rows: np.ndarray) -> np.ndarray:
 def inverse_rank(rows: np.ndarray) -> np.ndarray:
     """1 / the card's rank among the face-down cards by its link (1 for the strongest, ties
     sharing the better rank); zero for a card the reading does not link at all."""
-    above = (rows[:, None, :] > rows[:, :, None]).sum(axis=2)    # cards whose link beats each card's
-    return np.where(rows > 0, 1.0 / (1 + above), 0.0).astype(np.float32)
+    return np.where(rows > 0, 1.0 / (1 + card_ranks(rows, rows.shape[1])), 0.0).astype(np.float32)
 
 
 def over(rows: np.ndarray, knot: float) -> np.ndarray:
@@ -166,7 +166,7 @@ class Features:
         if self.knows_phrases:
             said = [rows[n] for n in NORMS if n in rows]
             rows[KNOWN_PHRASES] = known_phrases(rows["phrases"], np.maximum.reduce(said) if said else None,
-                                        compounds(hints, words, index))
+                                                compounds(hints, words, index))
         return rows
 
     def assemble(self, rows: Mapping[str, np.ndarray], words: Sequence[str]) -> np.ndarray:

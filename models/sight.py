@@ -223,11 +223,16 @@ class Sight:
             near &= self.vouched(words, hints)
         return linked | near
 
+    def pool(self, words: Sequence[str]) -> list[str]:
+        """The board's words, then every other card word: what a card's nearness is ranked among
+        (`card_ranks` ranks the board's, the first)."""
+        return list(dict.fromkeys([*words, *self.cards]))
+
     def vouched(self, words: Sequence[str], hints: np.ndarray) -> np.ndarray:
         """Hints × `words`: whether each reading of meaning that `Rule.vouch` names puts the card
         among the hint's that many nearest card words (true where none is at hand)."""
         found = np.ones((len(hints), len(words)), dtype=bool)
-        pool = list(dict.fromkeys([*words, *self.cards]))
+        pool = self.pool(words)
         for member in self.members.get(MEANING, []):
             if member.name in self.rule.vouch:
                 found &= card_ranks(self.rows(member, pool, hints), len(words)) < self.rule.vouch[member.name]
@@ -255,8 +260,7 @@ class Sight:
             for member in self.members.get(NORMS, []):   # more than one person's answer
                 floor = self.rule.lone.get(member.name, 0.0) * member.least_link
                 linked |= self.rows(member, words, hints) > floor
-            pool = list(dict.fromkeys([*words, *self.cards]))
-            rank = card_ranks(self.families(pool, hints, only=MEANING)[0].reading, len(words))
+            rank = card_ranks(self.families(self.pool(words), hints, only=MEANING)[0].reading, len(words))
         self.last_nearness = (key, (linked, rank))
         return linked, rank
 

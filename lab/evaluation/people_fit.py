@@ -28,9 +28,8 @@ import numpy as np
 from lab.evaluation.human_duet import CLUE_FILE, GUESS_FILE, Turn, folder, read_turns
 from models.chances import strayed
 from models.likelihood import Choices, fit, monotone_bounds, negative_log_likelihood, scales
-from models.people import NORMS, PEOPLE_PATH, Features, Fit, PeopleModel
+from models.people import KNOWN_PHRASES, NORMS, PEOPLE_PATH, Features, Fit, PeopleModel
 from models.person import expert_features
-from models.phrases import compounds, known_phrases
 from models.weights import Weights
 
 REPORT_PATH = Path(__file__).resolve().parents[2] / "reports" / "people_model.md"
@@ -244,12 +243,11 @@ def phrase_probe(model: PeopleModel, phrases: Weights, norms: Sequence[Weights] 
 
     rng = np.random.default_rng(seed)
     cards = [w.lower() for w in board_words()]
-    rows = phrases.board_matrix(cards)
-    links = rows > 0.5                                              # hints × cards
+    links = phrases.board_matrix(cards) > 0.5                       # hints × cards
     probed = links
     if norms:
-        said = np.maximum.reduce([n.board_matrix(cards) for n in norms])
-        probed = known_phrases(rows, said, compounds(phrases.hints, cards, phrases.hint_index)) > 0.5
+        known = Features((KNOWN_PHRASES,), {"phrases": phrases, **{n.name: n for n in norms}})
+        probed = known.board(cards)[..., 0] > 0.5
     legal = np.ones(links.shape, dtype=bool)
     legal[~(phrases.filter.well_formed & phrases.filter.fit)] = False   # hints the AI would give
     for c, card in enumerate(cards):
