@@ -9,7 +9,7 @@ captains that give it hints: the game's captain for a person, which never adapts
 same captain planning for a model of this partner learnt as it plays (models/person.py), carried
 from game to game within a session, with the Bayes learner (`adapting`) or the experts learner
 (`experts`); and the captain built for the partner (`oracle`: the expected captain simulating the
-partner's own reading), where the partner reads one matrix.
+partner's own reading: its matrix, or a tier guesser's fitted model, `human_models.oracle`).
 
 The partners read hints each their own way: one family of sources alone (`meaning`: fastText,
 `norms`: USF, `phrases`: phrases and compounds first, `books`: word collocations; each backs
@@ -95,6 +95,8 @@ class Lab:
 
     def captain(self, job: Job, person: Person | None) -> ExpectedCaptain | None:
         if job.captain == "oracle":
+            if job.partner in self.guessers:
+                return human_models.oracle(self.ai, self.guessers[job.partner])
             reader = self.reader(job.partner)
             if reader is None:
                 return None

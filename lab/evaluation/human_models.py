@@ -26,14 +26,17 @@ from lab.evaluation.human_duet import available, folder, read_turns
 from lab.evaluation.runner import run_all
 from lab.evaluation.stats import count_table, pooled, summarize
 from lab.evaluation.tables import fmt, heading, ran, table
-from lab.foreign.agent import scores
+from lab.foreign.agent import UNKNOWN_CARD, hint_vector, spelling_scores
 from lab.foreign.vectors import SOURCES, Vectors, load
 from model import AI, Hint, Sight, Weights, zipf
 from models.chances import softmax
-from models.people import card_frequency, in_context
+from models.expected import FOR_PEOPLE, ExpectedCaptain
+from models.people import PeopleReading, card_frequency, in_context
 
 # guesser name → the foreign vectors it reads
 GUESSERS: dict[str, tuple[str]] = {"mpnet-people": ("mpnet",), "glove-people": ("glove",)}
+# Who gives the tier's hints: the game's captain, or the captain built for the guesser (`oracle`).
+GAME, ORACLE = "game", "oracle"
 # How a card stands among the others for its guessers (models/people.py's first three contexts).
 STRANGER_CONTEXTS = ("z", "top", "lead")
 
@@ -44,12 +47,31 @@ class StrangerFeatures:
     def __init__(self, vectors: Vectors):
         self.vectors = vectors
         self.names = ("cos", *(f"cos~{c}" for c in STRANGER_CONTEXTS), "zipf")
+        self.hints: dict[str, np.ndarray | None] = {}   # each clue's vector, once read
 
     def __call__(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
-        cos = np.stack([scores(self.vectors, clue, list(words)) for clue in clues])
+        cos = self.cosines(clues, words)
         parts = [cos, *(in_context(cos, c) for c in STRANGER_CONTEXTS),
                  np.broadcast_to(card_frequency(words), cos.shape)]
         return np.stack(parts, axis=-1).astype(np.float32)
+
+    def cosines(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
+        """clues × cards: how strongly each clue points to each card by these vectors, as
+        lab/foreign/agent.py's `scores` reads one clue (a clue they do not know, by spelling)."""
+        new = list(dict.fromkeys(c for c in clues if c not in self.hints))
+        if new:   # one batch: a sentence model embeds thousands of words at once far faster
+            rows, known = self.vectors.embed(new)
+            self.hints.update((c, row if k else hint_vector(self.vectors, c))
+                              for c, row, k in zip(new, rows, known, strict=True))
+        cards, known = self.vectors.embed(list(words))
+        vectors = [self.hints[c] for c in clues]
+        out = np.empty((len(clues), len(words)), np.float32)
+        if (read := np.array([v is not None for v in vectors], dtype=bool)).any():
+            cos = np.stack([v for v in vectors if v is not None]) @ cards.T
+            out[read] = np.where(known, cos, np.float32(UNKNOWN_CARD))
+        for i in np.flatnonzero(~read):
+            out[i] = spelling_scores(clues[i], words)
+        return out
 
 
 @dataclass
@@ -61,15 +83,44 @@ class FittedGuesser:
     coefficients: np.ndarray
     sample: bool = False
 
+    def logits(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
+        """clues × cards: each card's logit for each clue."""
+        return self.features(clues, words) @ self.coefficients
+
     def guess(self, board: Board, hint: Hint, guessed: int, rng: np.random.Generator,
               team: Color | None = None) -> str | None:
         if guessed >= (hint.count or 1):
             return None
         words = board.unrevealed_words()
-        logits = self.features([hint.word], words)[0] @ self.coefficients
+        logits = self.logits([hint.word], words)[0]
         if not self.sample:
             return words[int(np.argmax(logits))]
         return words[int(rng.choice(len(words), p=softmax(logits.astype(np.float64))))]
+
+
+@dataclass
+class Foreseen:
+    """A fitted guesser as the model a captain plans for (`PeopleReading`'s model): its logits for
+    any clues, and for every hint of the game's vocabulary (`hints`)."""
+
+    guesser: FittedGuesser
+    hints: Sequence[str]
+
+    def logits(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
+        return self.guesser.logits(clues, words)
+
+    def board_logits(self, words: Sequence[str]) -> np.ndarray:
+        return self.guesser.logits(self.hints, words)
+
+
+def oracle(ai: AI, guesser: FittedGuesser, alone: bool = True) -> ExpectedCaptain:
+    """The captain built for this guesser: the game's captain for a person (`FOR_PEOPLE`), planning
+    for the guesser's own fitted model instead of the model of people, with no rule of what a person
+    sees. No game's captain knows its partner so; it bounds what knowing them is worth. A sampling
+    guesser is simulated at its own softmax; a greedy one as a twin, who takes its best card."""
+    reading = PeopleReading(ai.weights, Foreseen(guesser, ai.weights.hints))
+    reading.name = "oracle"
+    return ExpectedCaptain(reading, [reading] if guesser.sample else (), alone, settings=FOR_PEOPLE)
 
 
 def stranger_features(name: str) -> StrangerFeatures:
@@ -115,14 +166,15 @@ def game_ai(weights: Mapping[str, Weights], names: Sequence[str] | None = None) 
 
 
 def tier_games(setup, item: tuple, tick: Callable[[], None] = lambda: None) -> list:
-    """The game's captain, planning for a person, with one fitted guesser on every seed's board;
-    each hint judged by every matrix loaded (`judge`)."""
-    name, coefficients, ai_names = item
+    """The game's captain, planning for a person (or the guesser's `oracle`), with one fitted
+    guesser on every seed's board; each hint judged by every matrix loaded (`judge`)."""
+    name, coefficients, ai_names, captain = item
     guesser = FittedGuesser(name, stranger_features(name), np.array(coefficients, np.float32))
     ai, games, sight = game_ai(setup.weights, ai_names), [], Sight(setup.weights)
     for seed in setup.seeds:
         board, rng = deal(seed, setup.words)
-        game = play_solo(board, board.starting_team, ai.captain(alone=True), guesser, rng, seed)
+        hints = oracle(ai, guesser) if captain == ORACLE else ai.captain(alone=True)
+        game = play_solo(board, board.starting_team, hints, guesser, rng, seed)
         judge(game, board, sight)
         games.append(game)
         tick()
@@ -161,22 +213,29 @@ def run(setup, sources: Path, jobs=1, ai_names: Sequence[str] | None = None) -> 
     names = [n for n in GUESSERS if SOURCES[GUESSERS[n][0]].installed()]
     if not names:
         return {"skipped": "no foreign vectors installed (pip install -r requirements-dev.txt)"}
-    items, agreements = [], {}
+    items, agreements = {}, {}
     for name in names:
         guesser = fit_guesser(name, sources)
-        items.append((name, tuple(float(b) for b in guesser.coefficients),
-                      None if ai_names is None else tuple(ai_names)))
+        for captain in (GAME, ORACLE):
+            items[name, captain] = (name, tuple(float(b) for b in guesser.coefficients),
+                                    None if ai_names is None else tuple(ai_names), captain)
         agreements[name] = agreement(name, sources)
     with progress(total=len(items) * len(setup.seeds), desc="bench: human-model tier", unit="game",
                   mininterval=1.0, dynamic_ncols=True) as bar:
-        games = run_all(setup, tier_games, items, bar, jobs)
-    rows = [{"guesser": name, "agreement": agreements[name], **summarize(count_table(games[item])),
-             **vocabulary(games[item]), **sight_summary(games[item])}
-            for name, item in zip(names, items, strict=True)]
-    pooled_games = [g for item in items for g in games[item]]
+        games = run_all(setup, tier_games, list(items.values()), bar, jobs)
+
+    def row(name: str, captain: str) -> dict:
+        played = games[items[name, captain]]
+        return {"guesser": name, "agreement": agreements[name], **summarize(count_table(played)),
+                **vocabulary(played), **sight_summary(played)}
+
+    game_items = [items[name, GAME] for name in names]
+    pooled_games = [g for item in game_items for g in games[item]]
     return {"rule": RULE, "captain": "the game's (AI.captain: it plans for a person)",
-            "guessers": rows, "pooled": {**summarize(pooled([count_table(games[i]) for i in items])),
-                                         **vocabulary(pooled_games), **sight_summary(pooled_games)}}
+            "guessers": [row(name, GAME) for name in names],
+            "oracles": [row(name, ORACLE) for name in names],
+            "pooled": {**summarize(pooled([count_table(games[i]) for i in game_items])),
+                       **vocabulary(pooled_games), **sight_summary(pooled_games)}}
 
 
 def vocabulary(games: Sequence) -> dict[str, float]:
@@ -214,7 +273,11 @@ def markdown(section: dict | None) -> list[str]:
 
     rows = [row("**all guessers**", section["pooled"], None)]
     rows += [row(g["guesser"], g, g["agreement"]) for g in section["guessers"]]
-    return lines + table(header, rows) + [""]
+    rows += [row(f"{g['guesser']}, its oracle", g, g["agreement"]) for g in section.get("oracles", ())]
+    oracles = ("Each guesser's oracle is the captain built for it (`oracle`): the game's captain "
+               "planning for that guesser's own fitted model, which no game's captain knows; it "
+               "bounds what knowing the judge is worth.")
+    return lines + table(header, rows) + ["", oracles, ""]
 
 
 def headline(section: dict | None) -> str | None:
