@@ -40,9 +40,9 @@ class Availability:
         if name == "fasttext" and self.fasttext_model is not None:
             return None if self.fasttext_model.is_file() else \
                 f"no fastText model at {self.fasttext_model} (--fasttext-model takes a .bin or .vec file)"
-        if name == "phrases":
+        if name in ("phrases", "wordnet"):
             return None if wordnet_folder() is not None else \
-                f"WordNet's phrases are missing: {WORDNET_INSTALL}"
+                f"WordNet's {'phrases' if name == 'phrases' else 'relations'} are missing: {WORDNET_INSTALL}"
         if name in BASE:
             return self._source_missing(name)
         # SBERT alone is the fallback, not a combination worth building.

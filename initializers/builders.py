@@ -23,9 +23,10 @@ from initializers.corpus import (
 )
 from initializers.fasttext_vectors import FastTextTable, FastTextVectors, read_vec, train_fasttext
 from initializers.notices import Notices
-from initializers.phrases import phrase_matrix, phrase_pairs, read_phrases, wordnet_folder
+from initializers.phrases import link_matrix, phrase_pairs, read_phrases, wordnet_folder
 from initializers.readers import Association, read_corpus, read_eat, read_usf
 from initializers.recipe import BUILD_TIME, COMBINED, DOUBLE_LINK, FALLBACK
+from initializers.relations import relation_pairs
 from initializers.sbert import sbert_table
 from initializers.store import Store
 from initializers.tables import (
@@ -84,7 +85,9 @@ class Builders:
             return self.fasttext()
         if name == "phrases":
             pairs = itertools.chain(phrase_pairs(read_phrases(wordnet_folder())), read_compounds())
-            return self.sparse(name, *phrase_matrix(pairs))
+            return self.sparse(name, *link_matrix(pairs))
+        if name == "wordnet":
+            return self.sparse(name, *link_matrix(relation_pairs(wordnet_folder())))
         raise ValueError(f"no builder for {name!r}")
 
     def restore(self, name: str, meta: dict[str, Any], parts: dict[str, Table],

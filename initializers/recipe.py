@@ -15,6 +15,9 @@ BASE: dict[str, tuple[str, ...]] = {
     # Compounds and set phrases ("fire engine"): WordNet's, shipped by a PyPI package. A matrix of
     # its own for the model of people to read; in no combination, so the recipe plays as before.
     "phrases": (),
+    # Words a dictionary links (a kind of, a part of, defined with): WordNet's relations, from the
+    # same package; for the model of people too (decision 0056).
+    "wordnet": (),
 }
 
 # Combinations: weighted sums of max-normalised initializers, renormalised over what is
@@ -51,12 +54,14 @@ FALLBACK_ROW_WEIGHT = 1.0
 # (docs/decisions/0022-sparse-matrices-back-off-to-fasttext.md).
 SPARSE_BACKOFF: dict[str, tuple[str, ...]] = {
     name: ("fasttext", FALLBACK)
-    for name in ("word_collocations", "sentence_collocations", "association", "eat", "phrases")
+    for name in ("word_collocations", "sentence_collocations", "association", "eat", "phrases", "wordnet")
 }
 
 INITIALIZERS = (*BASE, *DOUBLE_LINK, *COMBINED)
+# The embedded default: the matrices PyPI's packages make, with no sources folder.
+EMBEDDED = tuple(name for name, sources in BASE.items() if not sources)
 # Matrices for the model of people to read, not to play with: the bench plays them only when named.
-NOT_PLAYED = ("phrases",)
+NOT_PLAYED = ("phrases", "wordnet")
 # The first build of every corpus-made matrix (the corpus, fastText, collocations, the double
 # link, combined) on the shared Gutenberg corpus, 2 cores, fastText on every core (0041) and the
 # double link in 12 s (0044): the full AI 169-170 s after the first game's start on idle cores,

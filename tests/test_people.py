@@ -155,8 +155,10 @@ def test_the_ai_reads_a_persons_clue_with_the_people_model_unless_told_otherwise
     assert type(model.AI(sbert, "margin", "softmax").people_agent()) is model.Agent
     # SBERT alone (no dataset, no partner: the catalog says so in one line, test_game_cli)
     assert ai.people.fit.name == "sbert"
-    phrases = Weights("phrases", HINTS, WORDS, np.zeros((2, 3), np.float32))
-    assert model.AI(sbert, partners=[phrases]).people.fit.name == "embedded"
+    phrases, wordnet = (Weights(name, HINTS, WORDS, np.zeros((2, 3), np.float32))
+                        for name in ("phrases", "wordnet"))
+    assert model.AI(sbert, partners=[phrases]).people.fit.name == "sbert"   # WordNet's relations too
+    assert model.AI(sbert, partners=[phrases, wordnet]).people.fit.name == "embedded"
 
 
 def test_the_people_agent_is_registered_on_importing_model() -> None:

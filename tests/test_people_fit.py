@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import datasets
 from lab.evaluation import people_fit
 from lab.evaluation.human_duet import Turn, available
 from models.people import PEOPLE_PATH, Fit, load_fits
@@ -87,7 +88,7 @@ def test_the_committed_coefficients_are_a_fit_of_every_variant() -> None:
     for fit in fits:
         assert fit.features == people_fit.VARIANTS[fit.name]
         assert len(fit.coefficients) == len(fit.features) and all(np.isfinite(fit.coefficients))
-    assert fits[-2].readings == {"sbert", "phrases"}   # the embedded default needs no dataset
+    assert fits[-2].readings == set(datasets.EMBEDDED)   # the embedded default needs no dataset
     assert fits[-1].readings == {"sbert"}              # nor does a matrix alone
     assert Fit.from_json(fits[0].to_json()) == fits[0]
 

@@ -11,7 +11,7 @@ import pytest
 
 import datasets
 from initializers.catalog import Catalog
-from initializers.phrases import phrase_matrix, phrase_pairs, read_phrases, wordnet_folder
+from initializers.phrases import link_matrix, phrase_pairs, read_phrases, wordnet_folder
 from initializers.settings import Settings
 
 # Clue → the card a person means, as in "fire truck"; every card is a board word or not, every
@@ -66,7 +66,7 @@ def test_a_board_column_and_a_hint_row_agree(phrases):
 def test_phrase_pairs_skip_function_words_and_fold_lemmas():
     pairs = set(phrase_pairs([("jack", "in", "the", "box"), ("hot", "dogs"), ("fire", "and", "brimstone")]))
     assert pairs == {("jack", "box"), ("hot", "dog"), ("fire", "brimstone")}
-    words, links = phrase_matrix([*pairs, ("hot", "dog")])
+    words, links = link_matrix([*pairs, ("hot", "dog")])
     assert links.toarray().max() == 1 and (links != links.T).nnz == 0
     assert links[words.index("dog"), words.index("hot")] == 1
 
@@ -77,12 +77,14 @@ def test_wordnet_ships_tens_of_thousands_of_phrases():
     assert ("fire", "engine") in phrases and ("hot", "dog") in phrases
 
 
-def test_the_embedded_default_has_the_phrases_matrix_among_its_partners(tmp_path):
+def test_the_embedded_default_has_the_phrases_and_wordnets_relations_among_its_partners(tmp_path):
     weights, partners = datasets.load_with_partners(None, sources=tmp_path / "none",
                                                     cache_dir=tmp_path / "cache")
     assert weights.name == "sbert"
-    assert [p.name for p in partners] == ["phrases"]
-    assert partners[0].without_backoff().hint_row("polar", ["bear"])[0] == pytest.approx(1.0)
+    assert [p.name for p in partners] == ["phrases", "wordnet"] == list(datasets.EMBEDDED[1:])
+    phrases, wordnet = (p.without_backoff() for p in partners)
+    assert phrases.hint_row("polar", ["bear"])[0] == pytest.approx(1.0)
+    assert wordnet.hint_row("puppy", ["dog", "lemon"]).tolist() == [1.0, 0.0]
 
 
 def test_phrases_stay_out_of_the_recipe():

