@@ -26,7 +26,7 @@ from initializers.notices import Notices
 from initializers.phrases import link_matrix, phrase_pairs, read_phrases, wordnet_folder
 from initializers.readers import Association, read_corpus, read_eat, read_usf
 from initializers.recipe import BUILD_TIME, COMBINED, DOUBLE_LINK, FALLBACK
-from initializers.relations import relation_pairs
+from initializers.relations import relation_matrix
 from initializers.sbert import sbert_table
 from initializers.store import Store
 from initializers.tables import (
@@ -87,7 +87,7 @@ class Builders:
             pairs = itertools.chain(phrase_pairs(read_phrases(wordnet_folder())), read_compounds())
             return self.sparse(name, *link_matrix(pairs))
         if name == "wordnet":
-            return self.sparse(name, *link_matrix(relation_pairs(wordnet_folder())))
+            return self.sparse(name, *relation_matrix(wordnet_folder()))
         raise ValueError(f"no builder for {name!r}")
 
     def restore(self, name: str, meta: dict[str, Any], parts: dict[str, Table],

@@ -17,11 +17,17 @@ finds them). Like the phrases, a matrix for the model of people to read (decisio
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from common import lemma_of
 from initializers.vocabulary import corpus_function_words
+
+if TYPE_CHECKING:   # scipy.sparse loads where a sparse matrix is made
+    from scipy import sparse
 
 WORDNET_DATA = ("data.noun", "data.verb", "data.adj", "data.adv")
 GLOSS_WORD = re.compile(r"[a-z]+")
@@ -50,27 +56,43 @@ def read_synsets(folder: Path) -> Iterator[tuple[Synset, list[str], list[Synset]
                 head, _, gloss = line.partition(" | ")
                 fields = head.split()
                 count = int(fields[3], 16)
-                lemmas = [re.sub(r"\(.*\)$", "", w).lower() for w in fields[4:4 + 2 * count:2]]
+                lemmas = [w.partition("(")[0].lower() for w in fields[4:4 + 2 * count:2]]
                 at = 4 + 2 * count
                 pointers = [key(fields[i + 2], fields[i + 1])
                             for i in range(at + 1, at + 1 + 4 * int(fields[at]), 4)]
                 yield key(fields[2], fields[0]), lemmas, pointers, gloss
 
 
-def relation_pairs(folder: Path) -> Iterator[tuple[str, str]]:
-    """Each pair of words (as lemmas) that WordNet links: a sense of the first shares a synset
-    with the second, points to one of its senses, or is defined with it."""
+def relation_matrix(folder: Path) -> tuple[tuple[str, ...], sparse.csr_matrix]:
+    """A symmetric word × word matrix (words as lemmas): 1 where WordNet links two words, a sense
+    of one sharing a synset with the other, pointing to one of its senses, or defined with it."""
+    from scipy import sparse
+
     function_words = corpus_function_words()
-    synsets = {k: (lemmas, pointers, gloss) for k, lemmas, pointers, gloss in read_synsets(folder)}
+    ids: dict[str, int] = {}
 
-    def words(lemmas: list[str]) -> set[str]:
-        return {lemma_of(w) for w in lemmas if w.isalpha() and len(w) > 1 and w not in function_words}
+    def words(found: Iterable[str]) -> np.ndarray:
+        found = {w for w in found if w.isalpha() and len(w) > 1 and w not in function_words}
+        return np.array([ids.setdefault(w, len(ids)) for w in found], dtype=np.int64)
 
-    for lemmas, pointers, gloss in synsets.values():
-        own = words(lemmas)
-        if not own:
+    # A synset's lemmas are base forms already, found under their own spelling (`Lexicon`); a
+    # gloss's words are inflected ("barks", "teeth"). Lemmatising WordNet's 75,000 lemmas would
+    # take seconds of the first game's start.
+    synsets = {k: (words(lemmas), pointers, gloss) for k, lemmas, pointers, gloss in read_synsets(folder)}
+    rows, cols = [], []
+    for own, pointers, gloss in synsets.values():
+        if not len(own):
             continue
-        linked = set(own).union(*(words(synsets[p][0]) for p in pointers if p in synsets))
-        definition = gloss.split(";")[0].lower()
-        linked |= words([w for w in GLOSS_WORD.findall(definition) if len(w) >= SHORTEST_GLOSS_WORD])
-        yield from ((a, b) for a in own for b in linked if a != b)
+        definition = GLOSS_WORD.findall(gloss.split(";")[0].lower())
+        linked = np.unique(np.concatenate([own, *(synsets[p][0] for p in pointers if p in synsets),
+                                           words(lemma_of(w) for w in definition
+                                                 if len(w) >= SHORTEST_GLOSS_WORD)]))
+        rows.append(np.repeat(own, len(linked)))
+        cols.append(np.tile(linked, len(own)))
+    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    apart = rows != cols
+    links = sparse.coo_matrix((np.ones(apart.sum(), dtype=np.float32), (rows[apart], cols[apart])),
+                              shape=(len(ids), len(ids))).tocsr()
+    links = (links + links.T).tocsr()
+    links.data[:] = 1.0   # a pair linked many times, or both ways, is one link
+    return tuple(ids), links

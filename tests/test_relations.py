@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from initializers.phrases import link_matrix, wordnet_folder
-from initializers.relations import read_synsets, relation_pairs
+from initializers.phrases import wordnet_folder
+from initializers.relations import read_synsets, relation_matrix
 
 # Three synsets in WordNet's data format: `offset lex_file pos word_count (word lex_id)…
 # pointer_count (symbol offset pos source/target)… | gloss`.
@@ -31,20 +31,21 @@ def test_a_synset_line_gives_its_lemmas_pointers_and_gloss(tmp_path):
 
 
 def test_synonyms_pointers_and_definitions_link_words_and_examples_do_not(tmp_path):
-    words, links = link_matrix(relation_pairs(planted(tmp_path)))
+    words, links = relation_matrix(planted(tmp_path))
 
     def linked(a: str, b: str) -> bool:
         return a in words and b in words and links[words.index(a), words.index(b)] == 1
 
     assert linked("puppy", "pup") and linked("puppy", "dog") and linked("dog", "puppy")   # either way
     assert linked("dog", "carnivore") and linked("comet", "tail") and linked("puppy", "young")
+    assert linked("dog", "bark") and not linked("dog", "barks")   # a definition's words as lemmas
     assert not linked("puppy", "shoe")                  # an example, not the definition
     assert not linked("comet", "of") and "a" not in words   # function words link nothing
     assert (links != links.T).nnz == 0
 
 
 def test_wordnet_links_what_people_link():
-    words, links = link_matrix(relation_pairs(wordnet_folder()))
+    words, links = relation_matrix(wordnet_folder())
     index = {w: i for i, w in enumerate(words)}
     for a, b in (("puppy", "dog"), ("wheel", "car"), ("hot", "cold"), ("tooth", "bite"), ("ship", "vessel")):
         assert links[index[a], index[b]] == 1, (a, b)

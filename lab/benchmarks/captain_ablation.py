@@ -34,6 +34,7 @@ from lab.foreign.vectors import load
 from model import AI, Sight
 from models.expected import FOR_PEOPLE, ExpectedCaptain
 from models.people import PeopleModel, PeopleReading, load_fits
+from models.sight import FAMILIES
 
 SPLIT = {"meaning": ("sbert",), "books": ("fasttext",), "norms": ("association", "eat"),
          "phrases": ("phrases",)}
@@ -73,6 +74,13 @@ VARIANTS = {
                             "endgame_assassin_cost": 24.0},
     "near50_cost3x": {"near": 0.5, "assassin_cost": 24.0, "endgame_assassin_cost": 36.0},
     "evoked10": {"evoked": 10, "near": 0.5, "assassin_cost": 16.0, "endgame_assassin_cost": 24.0},
+    # WordNet's relations a family of the sight (0056): a card they link is a first thought, and
+    # no card they link may be left beside a target they do not.
+    "lexicon": {"families": {**FAMILIES, "lexicon": ("wordnet",)}},
+    # The experts of the model of people (one family of sources each) heard beside it, each a
+    # voice: a hint must work for each kind of reader (the worst voice, blended by `caution`).
+    "experts": {"experts": True},
+    "experts_c8": {"experts": True, "caution": 0.8},
 }
 FOREIGN = ("mpnet", "glove")   # the foreign tier's greedy agents (lab/foreign/agent.py)
 
@@ -92,8 +100,21 @@ def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
     if sight is not None and rule:
         sight = sight.changed(**rule)
     reading = PeopleReading(ai.weights, model)
+    partners = [reading, *(expert_readings(ai, model) if options.pop("experts", False) else ())]
     settings = replace(FOR_PEOPLE, **{"lapse": model.fit.lapse, "flat": model.fit.flat, **options})
-    return ExpectedCaptain(reading, [reading], True, settings=settings, sight=sight)
+    return ExpectedCaptain(reading, partners, True, settings=settings, sight=sight)
+
+
+def expert_readings(ai: AI, model: PeopleModel) -> list[PeopleReading]:
+    """The model of people's experts (each fitted on one family of sources), each a voice."""
+    out = []
+    for family, coefficients in model.fit.experts.items():
+        expert = PeopleModel(model.fit, model.features.readings)
+        expert.coefficients = np.asarray(coefficients, np.float32)
+        reading = PeopleReading(ai.weights, expert)
+        reading.name = f"expert:{family}"
+        out.append(reading)
+    return out
 
 
 def build_ai(sources: Path, words: list[str], embedded: bool) -> tuple[AI, dict]:
