@@ -33,11 +33,8 @@ WORDNET_DATA = ("data.noun", "data.verb", "data.adj", "data.adv")
 GLOSS_WORD = re.compile(r"[a-z]+")
 SHORTEST_GLOSS_WORD = 3   # "a", "of", "or", "to": no link
 
-Synset = tuple[str, str]   # (part of speech, offset): satellite adjectives ("s") as adjectives
-
-
-def key(pos: str, offset: str) -> Synset:
-    return ("a" if pos == "s" else pos, offset)
+Synset = tuple[str, str]   # (data file, offset): a synset's offset is its place in its file
+FILE_OF = {"n": "n", "v": "v", "a": "a", "s": "a", "r": "r"}   # satellite adjectives: data.adj
 
 
 def read_synsets(folder: Path) -> Iterator[tuple[Synset, list[str], list[Synset], str]]:
@@ -58,38 +55,39 @@ def read_synsets(folder: Path) -> Iterator[tuple[Synset, list[str], list[Synset]
                 count = int(fields[3], 16)
                 lemmas = [w.partition("(")[0].lower() for w in fields[4:4 + 2 * count:2]]
                 at = 4 + 2 * count
-                pointers = [key(fields[i + 2], fields[i + 1])
+                pointers = [(FILE_OF[fields[i + 2]], fields[i + 1])
                             for i in range(at + 1, at + 1 + 4 * int(fields[at]), 4)]
-                yield key(fields[2], fields[0]), lemmas, pointers, gloss
+                yield (FILE_OF[fields[2]], fields[0]), lemmas, pointers, gloss
 
 
 def relation_matrix(folder: Path) -> tuple[tuple[str, ...], sparse.csr_matrix]:
-    """A symmetric word × word matrix (words as lemmas): 1 where WordNet links two words, a sense
-    of one sharing a synset with the other, pointing to one of its senses, or defined with it."""
+    """A symmetric word × word matrix: 1 where WordNet links two words, a sense of one sharing a
+    synset with the other, pointing to one of its senses, or defined with it."""
     from scipy import sparse
 
     function_words = corpus_function_words()
     ids: dict[str, int] = {}
 
-    def words(found: Iterable[str]) -> np.ndarray:
-        found = {w for w in found if w.isalpha() and len(w) > 1 and w not in function_words}
-        return np.array([ids.setdefault(w, len(ids)) for w in found], dtype=np.int64)
+    def words(found: Iterable[str]) -> set[int]:
+        return {ids.setdefault(w, len(ids)) for w in found
+                if w.isalpha() and len(w) > 1 and w not in function_words}
 
     # A synset's lemmas are base forms already, found under their own spelling (`Lexicon`); a
     # gloss's words are inflected ("barks", "teeth"). Lemmatising WordNet's 75,000 lemmas would
-    # take seconds of the first game's start.
+    # take seconds of the first game's start, as would numpy's calls synset by synset.
     synsets = {k: (words(lemmas), pointers, gloss) for k, lemmas, pointers, gloss in read_synsets(folder)}
-    rows, cols = [], []
+    rows: list[int] = []
+    cols: list[int] = []
     for own, pointers, gloss in synsets.values():
-        if not len(own):
+        if not own:
             continue
-        definition = GLOSS_WORD.findall(gloss.split(";")[0].lower())
-        linked = np.unique(np.concatenate([own, *(synsets[p][0] for p in pointers if p in synsets),
-                                           words(lemma_of(w) for w in definition
-                                                 if len(w) >= SHORTEST_GLOSS_WORD)]))
-        rows.append(np.repeat(own, len(linked)))
-        cols.append(np.tile(linked, len(own)))
-    rows, cols = np.concatenate(rows), np.concatenate(cols)
+        definition = GLOSS_WORD.findall(gloss.partition(";")[0].lower())
+        linked = own.union(*(synsets[p][0] for p in pointers if p in synsets),
+                           words(lemma_of(w) for w in definition if len(w) >= SHORTEST_GLOSS_WORD))
+        for word in own:
+            rows += [word] * len(linked)
+            cols += linked
+    rows, cols = np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64)
     apart = rows != cols
     links = sparse.coo_matrix((np.ones(apart.sum(), dtype=np.float32), (rows[apart], cols[apart])),
                               shape=(len(ids), len(ids))).tocsr()
