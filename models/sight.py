@@ -1,7 +1,8 @@
 """What a person sees in a hint, whichever way they read it: the rule a target must pass.
 
-A person may read a hint by meaning (embeddings), by what people say first (the norms) or by
-the phrases and compounds it makes (FIRE ENGINE, HAMMERHEAD). A card is a target only when
+A person may read a hint by meaning (embeddings), by what people say first (the norms), by
+the phrases and compounds it makes (FIRE ENGINE, HAMMERHEAD) or by what a dictionary says of it
+(a ray is a fish). A card is a target only when
 every one of these families that speaks on the hint puts it above every card that is not the
 team's; one source's odd link never makes a target. An own card the hint is not meant for is no
 rival (`own_rivals`): a person who takes it still finds a card of theirs. A phrase is a person's
@@ -24,13 +25,16 @@ import numpy as np
 from models.phrases import compounds, known_phrases
 from models.weights import Weights
 
-# The families a person reads a hint by, and the matrices that speak for each.
+# The families a person reads a hint by, and the matrices that speak for each. The lexicon is
+# what a dictionary links (WordNet: a kind of, a part of, defined with): FISH and RAY, MUSIC and
+# STRING, where meaning puts CRAB and EAR far above them (games 748-749, decision 0057).
 FAMILIES: dict[str, tuple[str, ...]] = {
     "meaning": ("sbert", "fasttext"),
     "norms": ("association", "eat"),
     "phrases": ("phrases",),
+    "lexicon": ("wordnet",),
 }
-PHRASES, MEANING, NORMS = "phrases", "meaning", "norms"
+PHRASES, MEANING, NORMS, LEXICON = "phrases", "meaning", "norms", "lexicon"
 PHRASE_LINK = 0.5   # a phrase matrix holds 1 for a phrase or compound, ~0 otherwise
 # A card a hint brings to mind, whatever the board: among the hint's nearest card words in meaning
 # (of the game's ~400), or linked by the norms or a phrase. TOBACCO puts COMB 42nd, EYE puts
@@ -81,7 +85,9 @@ class Rule:
     in meaning (`EVOKED_RANK`), when the norms and phrases do not link them; `lone`: how many
     times its matrix's weakest link a link of each norms matrix named must be to link them
     (`LONE`); `vouch`: among how many of the hint's nearest card words each reading of meaning
-    named must put a card only meaning brings to mind for it to be a first thought (`VOUCH`)."""
+    named must put a card only meaning brings to mind for it to be a first thought (`VOUCH`);
+    `broad`: the families whose links make no card a rival of a target, only too near if it loses
+    the game (the lab's; none: 0057)."""
 
     margin: float = 0.0
     own_rivals: bool = False
@@ -89,6 +95,7 @@ class Rule:
     evoked: int = EVOKED_RANK
     lone: Mapping[str, float] = field(default_factory=lambda: dict(LONE))
     vouch: Mapping[str, int] = field(default_factory=lambda: dict(VOUCH))
+    broad: frozenset[str] = frozenset()
 
 
 class Sight:
@@ -176,7 +183,7 @@ class Sight:
             weakest = np.minimum.accumulate(ranked, axis=1)
             if family.name == PHRASES:
                 found["phrases:lure"] = (np.maximum(outside, mine) <= PHRASE_LINK) | silent
-            else:
+            elif family.name not in rule.broad:
                 for name, rest in (("others", outside), ("own", mine)):
                     if name == "own" and not rule.own_rivals:
                         continue
@@ -254,7 +261,8 @@ class Sight:
         else:
             families = self.families(words, hints) if families is None else families
             for family in families:
-                if not family.dense and family.name not in (NORMS, PHRASES):   # any link at all
+                # any link at all; a definition's words are too broad to be first thoughts (DOG: CARNIVORE)
+                if not family.dense and family.name not in (NORMS, PHRASES, LEXICON):
                     linked |= family.reading > 0
             linked |= self.known_phrases(words, hints, families)
             for member in self.members.get(NORMS, []):   # more than one person's answer

@@ -227,3 +227,28 @@ def test_a_first_thought_only_meaning_brings_is_vouched_for_by_sbert() -> None:
     norms = Weights("association", ("hook",), pool, np.array([[0.05, 0.0, *[0.0] * 12]], np.float32))
     linked = Sight([*found, norms], cards=pool)
     assert linked.evoked(words, np.array([0]), within=CLEAR_RANK, vouched=True)[0].tolist() == [True, True]
+
+
+def test_a_card_a_dictionary_links_beside_a_target_it_does_not_is_a_rival() -> None:
+    # FISH 1 for CRAB with RAY the assassin (game 749): SBERT puts CRAB far above RAY, but a ray
+    # is a fish, and a person took it. MUSIC 2 for HARP and EAR (game 748): a person took STRING,
+    # a bystander that WordNet links to MUSIC and EAR it does not. Its links are no first thought:
+    # a definition's words are broad (DOG: CARNIVORE).
+    hints, words = ("fish", "music"), ("crab", "ray", "harp", "ear", "string")
+    sbert = Weights("sbert", hints, words, np.array([[0.54, 0.22, 0.1, 0.1, 0.1],
+                                                      [0.1, 0.1, 0.43, 0.48, 0.41]], np.float32))
+    wordnet = Weights("wordnet", hints, words, np.array([[1, 1, 0, 0, 0], [0, 0, 1, 0, 1]], np.float32),
+                      backoff=sbert)
+
+    def counts(seen: Sight, hint: int, own: list[str], losing: list[str] = ()) -> list[bool]:
+        mask = np.isin(words, own)
+        order = np.argsort(-sbert.matrix[[hint]][:, mask], axis=1)
+        return seen.counts(words, np.array([hint]), order, mask, np.isin(words, losing))[0].tolist()
+
+    meaning, both = Sight([sbert], cards=words), Sight([sbert, wordnet], cards=words)
+    assert counts(meaning, 0, ["crab"], ["ray"]) == [True]
+    assert counts(both, 0, ["crab"], ["ray"]) == [False]
+    assert counts(meaning, 1, ["harp", "ear"]) == [True, True]
+    assert counts(both, 1, ["harp", "ear"]) == [False, False]   # EAR first, below STRING
+    assert both.sees("music", words, ["harp", "ear"]) == {"meaning": True, "lexicon": False}
+    assert not both.nearness(words, np.array([0]))[0].any()   # no first thought by a dictionary

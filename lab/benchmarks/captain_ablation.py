@@ -74,9 +74,13 @@ VARIANTS = {
                             "endgame_assassin_cost": 24.0},
     "near50_cost3x": {"near": 0.5, "assassin_cost": 24.0, "endgame_assassin_cost": 36.0},
     "evoked10": {"evoked": 10, "near": 0.5, "assassin_cost": 16.0, "endgame_assassin_cost": 24.0},
-    # WordNet's relations a family of the sight (0056): a card they link is a first thought, and
-    # no card they link may be left beside a target they do not.
-    "lexicon": {"families": {**FAMILIES, "lexicon": ("wordnet",)}},
+    # WordNet's relations, a family of the sight (0056): no card they link may be left beside a
+    # target they do not, nor a losing card as linked as the target. Without it; with its links
+    # first thoughts too (tried: a definition's words are no first thought).
+    "no_lexicon": {"families": {f: m for f, m in FAMILIES.items() if f != "lexicon"}},
+    "lexicon_losing": {"broad": frozenset({"lexicon"})},
+    "lexicon_links": {"families": {**{f: m for f, m in FAMILIES.items() if f != "lexicon"},
+                                   "dictionary": ("wordnet",)}},
     # The experts of the model of people (one family of sources each) heard beside it, each a
     # voice: a hint must work for each kind of reader (the worst voice, blended by `caution`).
     "experts": {"experts": True},
@@ -95,7 +99,7 @@ def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
         raise SystemExit("the variant 'old' needs --old-fits")
     model = PeopleModel.of([ai.weights, *ai.partners], old_fits) if old else ai.people
     sight = None if options.pop("no_sight", False) else ai.sight
-    rule = {key: options.pop(key) for key in ("margin", "own_rivals", "near", "evoked", "families")
+    rule = {key: options.pop(key) for key in ("margin", "own_rivals", "near", "evoked", "families", "broad")
             if key in options}
     if sight is not None and rule:
         sight = sight.changed(**rule)
