@@ -23,7 +23,7 @@ from initializers.corpus import (
 )
 from initializers.fasttext_vectors import FastTextTable, FastTextVectors, read_vec, train_fasttext
 from initializers.notices import Notices
-from initializers.phrases import link_matrix, phrase_pairs, read_phrases, wordnet_folder
+from initializers.phrases import phrase_matrix, phrase_pairs, read_phrases, wordnet_folder
 from initializers.readers import Association, read_corpus, read_eat, read_usf
 from initializers.recipe import BUILD_TIME, COMBINED, DOUBLE_LINK, FALLBACK
 from initializers.relations import relation_matrix
@@ -85,7 +85,7 @@ class Builders:
             return self.fasttext()
         if name == "phrases":
             pairs = itertools.chain(phrase_pairs(read_phrases(wordnet_folder())), read_compounds())
-            return self.sparse(name, *link_matrix(pairs))
+            return self.sparse(name, *phrase_matrix(pairs))
         if name == "wordnet":
             return self.sparse(name, *relation_matrix(wordnet_folder()))
         raise ValueError(f"no builder for {name!r}")

@@ -69,9 +69,8 @@ def phrase_pairs(phrases: Iterable[tuple[str, ...]]) -> Iterator[tuple[str, str]
         yield from itertools.combinations(words, 2)
 
 
-def link_matrix(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, ...], sparse.csr_matrix]:
-    """A symmetric word × word matrix: 1 where a pair links the words (a phrase holds both, a
-    dictionary links them), in either order."""
+def phrase_matrix(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, ...], sparse.csr_matrix]:
+    """A symmetric word × word matrix: 1 where a phrase holds both words, in either order."""
     from scipy import sparse
 
     ids: dict[str, int] = {}
@@ -82,5 +81,5 @@ def link_matrix(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, ...], spar
         cols += (j, i)
     links = sparse.coo_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
                               shape=(len(ids), len(ids))).tocsr()
-    links.data[:] = 1.0   # a pair linked many times is one link
+    links.data[:] = 1.0   # a pair in several phrases is one link
     return tuple(ids), links

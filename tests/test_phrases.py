@@ -11,7 +11,7 @@ import pytest
 
 import datasets
 from initializers.catalog import Catalog
-from initializers.phrases import link_matrix, phrase_pairs, read_phrases, wordnet_folder
+from initializers.phrases import phrase_matrix, phrase_pairs, read_phrases, wordnet_folder
 from initializers.settings import Settings
 
 # Clue → the card a person means, as in "fire truck"; every card is a board word or not, every
@@ -66,7 +66,7 @@ def test_a_board_column_and_a_hint_row_agree(phrases):
 def test_phrase_pairs_skip_function_words_and_fold_lemmas():
     pairs = set(phrase_pairs([("jack", "in", "the", "box"), ("hot", "dogs"), ("fire", "and", "brimstone")]))
     assert pairs == {("jack", "box"), ("hot", "dog"), ("fire", "brimstone")}
-    words, links = link_matrix([*pairs, ("hot", "dog")])
+    words, links = phrase_matrix([*pairs, ("hot", "dog")])
     assert links.toarray().max() == 1 and (links != links.T).nnz == 0
     assert links[words.index("dog"), words.index("hot")] == 1
 
