@@ -147,18 +147,21 @@ class Features:
         self.parsed = parsed
         self.readings = {name: readings[name] for name in needed}
 
-    def __call__(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
+    def __call__(self, clues: Sequence[str], words: Sequence[str],
+                 only: np.ndarray | None = None) -> np.ndarray:
+        """clues × cards × features (or the features `only` names, by index)."""
         rows = {name: w.own_rows(list(clues), list(words)) for name, w in self.readings.items()}
-        return self.assemble(self.with_known_phrases(rows, list(clues), words), words)
+        return self.assemble(self.with_known_phrases(rows, list(clues), words), words, only)
 
-    def board(self, words: Sequence[str]) -> np.ndarray:
-        """The values for every hint of the vocabulary (the readings share one): hints × cards × features."""
+    def board(self, words: Sequence[str], only: np.ndarray | None = None) -> np.ndarray:
+        """The values for every hint of the vocabulary (the readings share one): hints × cards ×
+        features (or the features `only` names, by index)."""
         rows = {name: w.board_matrix(list(words)) for name, w in self.readings.items()}
         if not self.knows_phrases:
-            return self.assemble(rows, words)
+            return self.assemble(rows, words, only)
         phrases = self.readings["phrases"]
         return self.assemble(self.with_known_phrases(rows, phrases.hints, words, phrases.hint_index),
-                             words)
+                             words, only)
 
     def with_known_phrases(self, rows: dict[str, np.ndarray], hints: Sequence[str],
                            words: Sequence[str], index: Mapping[str, int] | None = None
@@ -170,13 +173,17 @@ class Features:
                                                 compounds(hints, words, index))
         return rows
 
-    def assemble(self, rows: Mapping[str, np.ndarray], words: Sequence[str]) -> np.ndarray:
-        """The values from each reading's own rows (not its backoff's: a silent source says nothing)."""
+    def assemble(self, rows: Mapping[str, np.ndarray], words: Sequence[str],
+                 only: np.ndarray | None = None) -> np.ndarray:
+        """The values from each reading's own rows (not its backoff's: a silent source says nothing),
+        of every feature or those `only` names."""
         rows = {name: np.sqrt(np.maximum(r, 0.0)) if name in ROOTED else np.asarray(r, np.float32)
                 for name, r in rows.items()}
         shape = next(iter(rows.values())).shape if rows else (1, len(words))
-        values = np.empty((*shape, len(self.names)), dtype=np.float32)
-        for k, (reading, context) in enumerate(self.parsed):
+        chosen = range(len(self.names)) if only is None else only
+        values = np.empty((*shape, len(chosen)), dtype=np.float32)
+        for k, feature in enumerate(chosen):
+            reading, context = self.parsed[feature]
             values[..., k] = (card_frequency(words)[None] if reading == FREQUENCY
                               else in_context(rows[reading], context))
         return values
@@ -261,11 +268,19 @@ class PeopleModel:
 
     def logits(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
         """clues × cards: each card's logit for each clue."""
-        return self.features(clues, words) @ self.coefficients
+        weighed = self.weighed
+        return self.features(clues, words, weighed) @ self.coefficients[weighed]
 
     def board_logits(self, words: Sequence[str]) -> np.ndarray:
         """Every hint of the vocabulary × cards: the logits of `logits`, all at once."""
-        return self.features.board(words) @ self.coefficients
+        weighed = self.weighed
+        return self.features.board(words, weighed) @ self.coefficients[weighed]
+
+    @property
+    def weighed(self) -> np.ndarray:
+        """The features the coefficients weigh (not zero), by index: the monotone fit leaves a
+        third of them at zero, and a hint's first reading of the board assembles only these."""
+        return np.flatnonzero(self.coefficients)
 
     def links(self, clue: str, words: Sequence[str], targets: Sequence[str]) -> dict[str, str]:
         """For each target, in plain words, the link that counts most for a person reading the

@@ -121,6 +121,21 @@ def test_the_richest_variant_the_matrices_allow_plays() -> None:
                        [[5.0, 4.0, 4.5 + 10.0]])
 
 
+def test_the_logits_assemble_only_the_features_the_model_weighs() -> None:
+    fit = Fit("norms", ("sbert", "sbert~z", "association", "association~top", "zipf"),
+              (10.0, 0.0, 50.0, 0.0, -1.0))
+    people = PeopleModel(fit, readings())
+    everything = people.features(HINTS, list(WORDS)) @ people.coefficients
+    assert people.weighed.tolist() == [0, 2, 4]
+    assert people.features(HINTS, list(WORDS), people.weighed).shape == (2, 3, 3)
+    assert np.allclose(people.logits(HINTS, list(WORDS)), everything)
+    assert np.allclose(people.board_logits(list(WORDS)), everything)
+    people.coefficients = np.array([10.0, 1.0, 50.0, 0.0, -1.0], np.float32)   # a person's, learnt
+    assert people.weighed.tolist() == [0, 1, 2, 4]
+    assert np.allclose(people.logits(HINTS, list(WORDS)),
+                       people.features(HINTS, list(WORDS)) @ people.coefficients)
+
+
 def test_the_committed_model_has_an_embedded_variant_and_plays_on_sbert_alone() -> None:
     fits = load_fits()
     assert fits[-2].name == "embedded" and fits[-1].readings == {"sbert"}
