@@ -150,7 +150,7 @@ def missing_notice(catalog: Catalog, name: str) -> list[str]:
     if catalog.sources.is_dir():
         return catalog.report_missing(name)
     if folders := catalog.missing_sources(name):
-        return [f"The AI plays on SBERT alone: {', '.join(f'{f}/' for f in folders)} in "
+        return [f"The AI plays on SBERT and WordNet alone: {', '.join(f'{f}/' for f in folders)} in "
                 f"{catalog.sources}/ would make it stronger: {download_command(catalog.sources)} "
                 "fetches them (README: Adding datasets)."]
     return []

@@ -43,7 +43,7 @@ def describe() -> str:
     """What each dataset is, what it adds, its size, terms and publisher: the --help text."""
     lines = ["Download the datasets that make the AI stronger from their publishers, into the",
              "sources folder (default data/sources/), or say what is there. Without them the AI",
-             "plays on SBERT alone. The datasets:", ""]
+             "plays on SBERT and WordNet alone. The datasets:", ""]
     for d in downloadable().values():
         optional = "" if d.default else " (evaluation only: fetched when named)"
         lines += textwrap.wrap(f"{d.name}{optional}: {d.what}.", 88, subsequent_indent="  ")
@@ -216,10 +216,10 @@ def _dataset_line(d: Dataset, sources: Path, present: list[tuple[Path, str | Non
 # --- the game's offer --------------------------------------------------------------------
 
 
-OFFER = """The AI plays on SBERT alone. With the datasets it plays better (people's word associations
-from USF and EAT, and 359 books from Project Gutenberg: about 105 MB to download, 47 MB on
-disk; some 12 minutes, pausing between files as Gutenberg asks; then the game starts at once, with
-a {build}-minute build in the background, once).
+OFFER = """The AI plays on SBERT and WordNet alone. With the datasets it plays better (people's word
+associations from USF and EAT, and 359 books from Project Gutenberg: about 105 MB to download,
+47 MB on disk; some 12 minutes, pausing between files as Gutenberg asks; then the game starts at
+once, with a {build}-minute build in the background, once).
 Download them now? (later: {command} datasets download) [y/N]> """
 
 

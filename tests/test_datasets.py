@@ -709,9 +709,9 @@ def test_a_first_game_without_datasets_says_so_in_one_short_line(tmp_path):
     assert empty.missing_sources("combined") == ["usf", "eat", "corpus"]
     assert empty.missing_sources("eat") == ["eat"] and empty.missing_sources("sbert") == []
     assert datasets.missing_notice(empty, "combined") == [
-        f"The AI plays on SBERT alone: usf/, eat/, corpus/ in {tmp_path / 'sources'}/ would make it "
-        f"stronger: python main.py datasets download --sources {tmp_path / 'sources'} fetches them "
-        "(README: Adding datasets)."]
+        f"The AI plays on SBERT and WordNet alone: usf/, eat/, corpus/ in {tmp_path / 'sources'}/ "
+        f"would make it stronger: python main.py datasets download --sources {tmp_path / 'sources'} "
+        "fetches them (README: Adding datasets)."]
     (tmp_path / "sources").mkdir()   # a user setting up datasets is told what each one needs
     assert len(datasets.missing_notice(catalog(tmp_path), "combined")) == 3
 

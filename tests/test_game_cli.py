@@ -197,7 +197,8 @@ def test_a_person_giving_hints_waits_before_the_first_prompt_not_after_it(hints_
     ready = out.index("Getting the AI agent ready to read any hint...")
     assert ready < out.index("red captain, your hint> ")
     assert "RED captain: QWERTYUIOP 1" in out
-    assert err.startswith("The AI plays on SBERT alone") and len(err.splitlines()) == 1   # no bars
+    # one line, no bars
+    assert err.startswith("The AI plays on SBERT and WordNet alone") and len(err.splitlines()) == 1
     assert all(word.upper() in out for word in board.words)
 
 
