@@ -137,37 +137,51 @@ class Features:
 
     def __init__(self, names: Sequence[str], readings: Mapping[str, Weights]):
         self.names = tuple(names)
-        parsed = [parse_feature(n) for n in self.names]
-        needed = {r for r, _ in parsed if r != FREQUENCY}
-        self.knows_phrases = KNOWN_PHRASES in needed
-        if self.knows_phrases:   # made from the phrases matrix, and the norms when at hand
-            needed = needed - {KNOWN_PHRASES} | {"phrases"} | (set(NORMS) & set(readings))
-        if missing := needed - set(readings):
+        self.parsed = [parse_feature(n) for n in self.names]
+        self.at_hand = frozenset(readings)
+        needed = self.matrices()
+        if missing := needed - self.at_hand:
             raise KeyError(f"no matrix for {', '.join(sorted(missing))}")
-        self.parsed = parsed
         self.readings = {name: readings[name] for name in needed}
+
+    def read(self, only: np.ndarray | None = None) -> set[str]:
+        """The readings the features read (or those `only` names, by index)."""
+        chosen = self.parsed if only is None else [self.parsed[k] for k in only]
+        return {r for r, _ in chosen if r != FREQUENCY}
+
+    def matrices(self, only: np.ndarray | None = None) -> set[str]:
+        """The matrices the features read (or those `only` names): the phrases a person knows are
+        made from the phrases matrix, and the norms when at hand."""
+        read = self.read(only)
+        if KNOWN_PHRASES in read:
+            read = read - {KNOWN_PHRASES} | {"phrases"} | (set(NORMS) & self.at_hand)
+        return read
 
     def __call__(self, clues: Sequence[str], words: Sequence[str],
                  only: np.ndarray | None = None) -> np.ndarray:
-        """clues × cards × features (or the features `only` names, by index)."""
-        rows = {name: w.own_rows(list(clues), list(words)) for name, w in self.readings.items()}
-        return self.assemble(self.with_known_phrases(rows, list(clues), words), words, only)
+        """clues × cards × features (or the features `only` names, by index); only the matrices
+        those read are read."""
+        rows = {name: w.own_rows(list(clues), list(words)) for name, w in self.readings.items()
+                if name in self.matrices(only)}
+        return self.assemble(self.with_known_phrases(rows, list(clues), words, only=only), words, only)
 
     def board(self, words: Sequence[str], only: np.ndarray | None = None) -> np.ndarray:
         """The values for every hint of the vocabulary (the readings share one): hints × cards ×
         features (or the features `only` names, by index)."""
-        rows = {name: w.board_matrix(list(words)) for name, w in self.readings.items()}
-        if not self.knows_phrases:
+        rows = {name: w.board_matrix(list(words)) for name, w in self.readings.items()
+                if name in self.matrices(only)}
+        if KNOWN_PHRASES not in self.read(only):
             return self.assemble(rows, words, only)
         phrases = self.readings["phrases"]
-        return self.assemble(self.with_known_phrases(rows, phrases.hints, words, phrases.hint_index),
-                             words, only)
+        return self.assemble(self.with_known_phrases(rows, phrases.hints, words, phrases.hint_index,
+                                                     only), words, only)
 
     def with_known_phrases(self, rows: dict[str, np.ndarray], hints: Sequence[str],
-                           words: Sequence[str], index: Mapping[str, int] | None = None
-                           ) -> dict[str, np.ndarray]:
-        """`rows` with the phrases a person knows (`KNOWN_PHRASES`), when a feature reads them."""
-        if self.knows_phrases:
+                           words: Sequence[str], index: Mapping[str, int] | None = None,
+                           only: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """`rows` with the phrases a person knows (`KNOWN_PHRASES`), when a feature (of those
+        `only` names) reads them."""
+        if KNOWN_PHRASES in self.read(only):
             said = [rows[n] for n in NORMS if n in rows]
             rows[KNOWN_PHRASES] = known_phrases(rows["phrases"], np.maximum.reduce(said) if said else None,
                                                 compounds(hints, words, index))

@@ -21,6 +21,7 @@ from models.people import (
     PeopleModel,
     PeopleReading,
     best_fit,
+    card_frequency,
     in_context,
     load_fits,
     parse_feature,
@@ -134,6 +135,22 @@ def test_the_logits_assemble_only_the_features_the_model_weighs() -> None:
     assert people.weighed.tolist() == [0, 1, 2, 4]
     assert np.allclose(people.logits(HINTS, list(WORDS)),
                        people.features(HINTS, list(WORDS)) @ people.coefficients)
+
+
+class Unread(Weights):
+    """A matrix that fails when read: the model of people must not read one it does not weigh."""
+
+    def own_rows(self, hints, words):
+        raise AssertionError(f"{self.name} read")
+
+    board_matrix = own_rows
+
+
+def test_a_matrix_the_model_does_not_weigh_is_never_read() -> None:
+    found = {**readings(), "eat": Unread("eat", HINTS, WORDS, NORMS)}
+    people = PeopleModel(Fit("norms", ("sbert", "eat", "eat~top", "zipf"), (10.0, 0.0, 0.0, -1.0)), found)
+    assert np.allclose(people.logits(HINTS, list(WORDS)), 10 * SBERT - card_frequency(WORDS))
+    assert np.allclose(people.board_logits(list(WORDS)), 10 * SBERT - card_frequency(WORDS))
 
 
 def test_the_committed_model_has_an_embedded_variant_and_plays_on_sbert_alone() -> None:
