@@ -351,11 +351,8 @@ class ExpectedCaptain(Captain):
         """For each chosen hint and count, whether the hint clearly brings each of its targets
         (in the model of people's order) to mind (`clear_rank`), each reading of meaning the
         sight's rule names vouching for a card only meaning links (`Sight.vouched`)."""
-        own = situation.own
-        order = self.order(situation, chosen)
-        near = self.sight.evoked(situation.words, chosen, within=self.settings.clear_rank,
-                                 vouched=True)[:, own]
-        return np.logical_and.accumulate(np.take_along_axis(near, order, axis=1), axis=1)
+        return self.sight.first_thoughts(situation.words, chosen, self.order(situation, chosen),
+                                         situation.own, self.settings.clear_rank)
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
         """The best hint that does not aim again at a set of cards its agent missed (but in the

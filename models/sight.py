@@ -87,7 +87,8 @@ class Rule:
     (`LONE`); `vouch`: among how many of the hint's nearest card words each reading of meaning
     named must put a card only meaning brings to mind for it to be a first thought (`VOUCH`);
     `broad`: the families whose links make no card a rival of a target, only too near if it loses
-    the game (the lab's; none: 0057)."""
+    the game (the lab's; none: 0057); `claimed`: how near each card of a hint for two or more must
+    be, a first thought (`CLEAR_RANK`, vouched), or None for evoked only (before 0058)."""
 
     margin: float = 0.0
     own_rivals: bool = False
@@ -96,6 +97,7 @@ class Rule:
     lone: Mapping[str, float] = field(default_factory=lambda: dict(LONE))
     vouch: Mapping[str, int] = field(default_factory=lambda: dict(VOUCH))
     broad: frozenset[str] = frozenset()
+    claimed: int | None = CLEAR_RANK
 
 
 class Sight:
@@ -159,7 +161,8 @@ class Sight:
     def clauses(self, words: Sequence[str], hints: np.ndarray, order: np.ndarray,
                 own: np.ndarray, losing: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """The rule's clauses, each hints × own cards (count k in column k-1), True where it holds:
-        `evoked`, each of the k is evoked by the hint whatever the board; `<family>:others`, the
+        `evoked`, each of the k is evoked by the hint whatever the board; `claimed`, for k of two
+        or more, each is a first thought (`Rule.claimed`); `<family>:others`, the
         family puts the k above every card that is not the team's (a dense one: above it less
         `margin`); `<family>:own`, above the own cards not meant, only when they are `own_rivals`;
         `phrases:lure`, no card outside the k makes a phrase with the hint; and `<family>:losing`,
@@ -173,6 +176,10 @@ class Sight:
         evoked = self.evoked(words, hints, families, within=rule.evoked)[:, own]
         evoked = np.take_along_axis(evoked, order, axis=1)
         found = {"evoked": np.logical_and.accumulate(evoked, axis=1)}
+        if rule.claimed is not None:
+            first = self.first_thoughts(words, hints, order, own, rule.claimed, families)
+            first[:, 0] = True   # one card need only be evoked
+            found["claimed"] = first
         for family in families:
             silent = ~family.speaks[:, None]
             ranked = np.take_along_axis(family.reading[:, own], order, axis=1)       # (n, own)
@@ -229,6 +236,15 @@ class Sight:
         if vouched:
             near &= self.vouched(words, hints)
         return linked | near
+
+    def first_thoughts(self, words: Sequence[str], hints: np.ndarray, order: np.ndarray,
+                       own: np.ndarray, within: int = CLEAR_RANK,
+                       families: Sequence[Family] | None = None) -> np.ndarray:
+        """Hints × own cards (count k in column k-1): whether the hint clearly brings each of its
+        first k own cards, taken in `order`, to mind (`evoked` among its `within` nearest card
+        words, vouched for)."""
+        near = self.evoked(words, hints, families, within=within, vouched=True)[:, own]
+        return np.logical_and.accumulate(np.take_along_axis(near, order, axis=1), axis=1)
 
     def pool(self, words: Sequence[str]) -> list[str]:
         """The board's words, then every other card word: what a card's nearness is ranked among

@@ -161,6 +161,31 @@ def test_a_clear_card_is_among_the_hints_first_card_words_not_merely_its_twenty(
     assert not pool.evoked(WORDS, np.array([2]), within=CLEAR_RANK)[0].any()
 
 
+def test_every_card_a_hint_for_two_claims_is_a_first_thought() -> None:
+    # SEA 2 for WAVE and FISH, with `CLEAR_RANK` card words off the board between them in meaning:
+    # FISH is evoked (within 20) and above every card that is not the team's, but no first
+    # thought, as MARINE 2's BEACH and HUNT 2's BARK were not (games 750; a person took 33% of
+    # such second cards, 85% of first thoughts: decision 0058). SEA 1 stands; with the norms
+    # linking SEA and FISH, FISH is a first thought and SEA 2 stands too.
+    near = tuple(f"near{i}" for i in range(CLEAR_RANK))
+    columns = np.zeros((len(HINTS), len(near)), np.float32)
+    columns[0] = 0.55
+    pool = WORDS + near
+    sbert = Weights("sbert", HINTS, pool, np.hstack([SBERT, columns]))
+    own = np.isin(WORDS, ["wave", "fish"])
+    order = np.argsort(-SBERT[[0]][:, own], axis=1)
+
+    def counts(*matrices: Weights, **rule) -> list[bool]:
+        seen = Sight([sbert, *matrices], cards=pool).changed(**rule)
+        return seen.counts(WORDS, np.array([0]), order, own)[0].tolist()
+
+    assert counts() == [True, False]
+    assert counts(claimed=None) == [True, True]
+    said = np.zeros((len(HINTS), len(pool)), np.float32)
+    said[0, pool.index("wave")], said[0, pool.index("fish")] = 0.3, 0.1
+    assert counts(Weights("association", HINTS, pool, said)) == [True, True]
+
+
 def test_one_persons_answer_in_the_eat_links_no_card_two_peoples_do() -> None:
     # The EAT's weakest links are one person's answer of a hundred (FLOWER → ROBE): SALT → BANK
     # at that strength is nobody's first thought, SALT → FISH at twice it is; USF lists only what

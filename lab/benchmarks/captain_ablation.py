@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +34,7 @@ from lab.foreign.vectors import load
 from model import AI, Sight
 from models.expected import FOR_PEOPLE, ExpectedCaptain
 from models.people import PeopleModel, PeopleReading, load_fits
-from models.sight import FAMILIES
+from models.sight import FAMILIES, Rule
 
 SPLIT = {"meaning": ("sbert",), "books": ("fasttext",), "norms": ("association", "eat"),
          "phrases": ("phrases",)}
@@ -85,7 +85,10 @@ VARIANTS = {
     # voice: a hint must work for each kind of reader (the worst voice, blended by `caution`).
     "experts": {"experts": True},
     "experts_c8": {"experts": True, "caution": 0.8},
+    # Decision 0058: a hint's second and third cards need only be evoked, as before it.
+    "evoked_seconds": {"claimed": None},
 }
+RULE = tuple(f.name for f in fields(Rule))   # a variant's keys that change the sight's rule
 FOREIGN = ("mpnet", "glove")   # the foreign tier's greedy agents (lab/foreign/agent.py)
 
 
@@ -99,8 +102,7 @@ def captain(ai: AI, variant: dict, old_fits: list | None) -> ExpectedCaptain:
         raise SystemExit("the variant 'old' needs --old-fits")
     model = PeopleModel.of([ai.weights, *ai.partners], old_fits) if old else ai.people
     sight = None if options.pop("no_sight", False) else ai.sight
-    rule = {key: options.pop(key) for key in ("margin", "own_rivals", "near", "evoked", "families", "broad")
-            if key in options}
+    rule = {key: options.pop(key) for key in (*RULE, "families") if key in options}
     if sight is not None and rule:
         sight = sight.changed(**rule)
     reading = PeopleReading(ai.weights, model)
