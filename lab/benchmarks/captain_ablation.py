@@ -54,8 +54,10 @@ VARIANTS = {
     "no_bonus": {"count_bonus": 0.0},
     "bonus45": {"count_bonus": 0.45},
     "bonus_second": {"bonus_cards": 1},   # the third card earns no bonus
-    "clear10": {"clear_rank": 10},   # tried in 0049: as many wins, a second card a person misses
-    "clear20": {"clear_rank": 20},
+    # A first thought among the hint's 10 or 20 nearest card words, for the count bonus and (0058)
+    # for every card of a count of two or more: tried in 0049, a second card a person misses.
+    "clear10": {"clear_rank": 10, "claimed": 10},
+    "clear20": {"clear_rank": 20, "claimed": 20},
     "bonus50": {"count_bonus": 0.5},
     "no_commonness": {"commonness": 0.0},
     "commonness10": {"commonness": 0.10},
