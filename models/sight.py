@@ -17,13 +17,16 @@ strictly above every such card; a sparse one (counts, norms) must rank none abov
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import numpy as np
 
 from models.phrases import compounds, known_phrases
 from models.weights import Weights
+
+T = TypeVar("T")
 
 # The families a person reads a hint by, and the matrices that speak for each. The lexicon is
 # what a dictionary links (WordNet: a kind of, a part of, defined with): FISH and RAY, MUSIC and
@@ -118,7 +121,7 @@ class Sight:
         self.members = {family: [matrices[name] for name in names if name in matrices]
                         for family, names in families.items()}
         self.members = {family: found for family, found in self.members.items() if found}
-        self.last_nearness: tuple | None = None   # the last board's `nearness`
+        self.last: dict[str, tuple] = {}   # the last board's `nearness` and `vouched`
 
     def changed(self, families: Mapping[str, tuple[str, ...]] | None = None, **rule) -> Sight:
         """This sight with other `families` or numbers of its `rule` (the lab's variants)."""
@@ -251,25 +254,38 @@ class Sight:
         (`card_ranks` ranks the board's, the first)."""
         return list(dict.fromkeys([*words, *self.cards]))
 
+    def remembered(self, name: str, words: Sequence[str], hints: np.ndarray, compute: Callable[[], T]) -> T:
+        """`compute()`, kept for the last board and hints asked under `name`: the rule and the
+        captain's count bonus ask of the same ones in turn."""
+        key = (tuple(words), np.asarray(hints).tobytes())
+        if name not in self.last or self.last[name][0] != key:
+            self.last[name] = (key, compute())
+        return self.last[name][1]
+
     def vouched(self, words: Sequence[str], hints: np.ndarray) -> np.ndarray:
         """Hints × `words`: whether each reading of meaning that `Rule.vouch` names puts the card
         among the hint's that many nearest card words (true where none is at hand)."""
-        found = np.ones((len(hints), len(words)), dtype=bool)
-        pool = self.pool(words)
-        for member in self.members.get(MEANING, []):
-            if member.name in self.rule.vouch:
-                found &= card_ranks(self.rows(member, pool, hints), len(words)) < self.rule.vouch[member.name]
-        return found
+        def compute() -> np.ndarray:
+            found = np.ones((len(hints), len(words)), dtype=bool)
+            pool = self.pool(words)
+            for member in self.members.get(MEANING, []):
+                if member.name in self.rule.vouch:
+                    ranks = card_ranks(self.rows(member, pool, hints), len(words))
+                    found &= ranks < self.rule.vouch[member.name]
+            return found
+
+        return self.remembered("vouched", words, hints, compute)
 
     def nearness(self, words: Sequence[str], hints: np.ndarray,
                  families: Sequence[Family] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Hints × `words`: whether the norms (more than one person's answer: `Rule.lone`) or a
         phrase link the hint and the card, and the card's rank among the hint's card words in
-        meaning (0: nearest). Kept for the last board and hints asked: the rule and the captain's
-        count bonus ask of the same ones in turn."""
-        key = (tuple(words), np.asarray(hints).tobytes())
-        if self.last_nearness is not None and self.last_nearness[0] == key:
-            return self.last_nearness[1]
+        meaning (0: nearest); `remembered`."""
+        return self.remembered("nearness", words, hints, lambda: self.near(words, hints, families))
+
+    def near(self, words: Sequence[str], hints: np.ndarray,
+             families: Sequence[Family] | None) -> tuple[np.ndarray, np.ndarray]:
+        """`nearness`, computed."""
         linked = np.zeros((len(hints), len(words)), dtype=bool)
         rank = np.zeros((len(hints), len(words)), dtype=int)
         if MEANING not in self.members:   # no reading of meaning to rank by: no say
@@ -285,7 +301,6 @@ class Sight:
                 floor = self.rule.lone.get(member.name, 0.0) * member.least_link
                 linked |= self.rows(member, words, hints) > floor
             rank = card_ranks(self.families(self.pool(words), hints, only=MEANING)[0].reading, len(words))
-        self.last_nearness = (key, (linked, rank))
         return linked, rank
 
     def first(self, words: Sequence[str], hints: np.ndarray, cards: np.ndarray) -> np.ndarray:
