@@ -4,9 +4,9 @@
 
 For every hint of two cards or more that the AI captain gave a person (an `ai:human` team), each
 target past the first: whether today's sight counts it one of a person's first thoughts for the
-hint (models/sight.py: among its `CLEAR_RANK` nearest card words, vouched for, or linked by the
-norms or a phrase a person knows), and whether the person turned it over for that hint. Prints
-each target and a table of how often each kind was taken (decision 0058).
+hint (models/sight.py: among as many of its nearest card words as the rule's `claimed`, vouched
+for, or linked by the norms or a phrase a person knows), and whether the person turned it over
+for that hint. Prints each target and a table of how often each kind was taken (decision 0058).
 """
 
 from __future__ import annotations
@@ -25,13 +25,14 @@ from common import BOARD_WORDS_PATH, GAMES_LOG_PATH, load_words
 from lab.evaluation import human_models
 from lab.evaluation.loading import load_all
 from model import Sight
-from models.sight import CLEAR_RANK
 
 Claim = tuple[int, str, str, bool, bool]   # (seed, hint, card, a first thought, taken)
 
 
 def claims(log: Path, sight: Sight, first_seed: int = 0) -> Iterator[Claim]:
     """Each target past a hint's first, of the AI captain's hints to a person in `log`."""
+    rule = sight.rule
+    within = rule.evoked if rule.claimed is None else rule.claimed
     for line in log.read_text(encoding="utf-8").splitlines():
         game = json.loads(line)
         if game["seed"] < first_seed:
@@ -44,7 +45,7 @@ def claims(log: Path, sight: Sight, first_seed: int = 0) -> Iterator[Claim]:
                 face_down = [w for w in game["board"] if w not in turned]
                 index = sight.index(hint[0])
                 if index is not None:
-                    first = sight.evoked(face_down, np.array([index]), within=CLEAR_RANK, vouched=True)[0]
+                    first = sight.evoked(face_down, np.array([index]), within=within, vouched=True)[0]
                     for card in turn["targets"][1:]:
                         yield game["seed"], hint[0], card, bool(first[face_down.index(card)]), card in taken
             turned.update(taken)
