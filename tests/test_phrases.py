@@ -11,7 +11,7 @@ import pytest
 
 import datasets
 from initializers.catalog import Catalog
-from initializers.phrases import phrase_matrix, phrase_pairs, read_phrases, wordnet_folder
+from initializers.phrases import PAIR, WIDER_PAIR, phrase_matrix, phrase_pairs, read_phrases, wordnet_folder
 from initializers.settings import Settings
 
 # Clue → the card a person means, as in "fire truck"; every card is a board word or not, every
@@ -65,10 +65,24 @@ def test_a_board_column_and_a_hint_row_agree(phrases):
 
 def test_phrase_pairs_skip_function_words_and_fold_lemmas():
     pairs = set(phrase_pairs([("jack", "in", "the", "box"), ("hot", "dogs"), ("fire", "and", "brimstone")]))
-    assert pairs == {("jack", "box"), ("hot", "dog"), ("fire", "brimstone")}
-    words, links = phrase_matrix([*pairs, ("hot", "dog")])
+    assert pairs == {("jack", "box", PAIR), ("hot", "dog", PAIR), ("fire", "brimstone", PAIR)}
+    words, links = phrase_matrix([*pairs, ("hot", "dog", PAIR)])
     assert links.toarray().max() == 1 and (links != links.T).nnz == 0
     assert links[words.index("dog"), words.index("hot")] == 1
+
+
+def test_two_words_of_a_longer_phrase_are_a_weaker_link_than_a_phrase_of_two():
+    # CRAB-EATING DOG links CRAB and DOG less than DOG COLLAR does; a pair in both kinds of
+    # phrase keeps its stronger link.
+    pairs = list(phrase_pairs([("crab", "eating", "dog"), ("dog", "collar"), ("eating", "crab")]))
+    assert ("crab", "dog", WIDER_PAIR) in pairs and ("dog", "collar", PAIR) in pairs
+    words, links = phrase_matrix(pairs)
+    at = {w: k for k, w in enumerate(words)}
+    assert links[at["dog"], at["crab"]] == WIDER_PAIR == links[at["crab"], at["dog"]]
+    assert links[at["dog"], at["collar"]] == PAIR and links[at["eat"], at["crab"]] == PAIR
+    from models.phrases import TWO_WORDS
+
+    assert TWO_WORDS == PAIR   # what the game reads as a phrase of two words is what is built
 
 
 def test_wordnet_ships_tens_of_thousands_of_phrases():
@@ -111,4 +125,7 @@ def test_a_phrase_is_known_when_a_compound_or_when_the_norms_link_it_too():
     said = np.array([[0.0, 0.01, 0.0, 0.3]], np.float32)       # one person said the second card
     compound = np.array([[True, False, False, False]])
     assert known_phrases(phrases, said, compound).tolist() == [[1.0, 1.0, 0.0, 0.0]]
-    assert known_phrases(phrases, None, compound).tolist() == phrases.tolist()   # no norms: every phrase
+    assert known_phrases(phrases, None, compound).tolist() == phrases.tolist()   # no norms: two words
+    longer = np.array([[1.0, 0.75, 0.0, 0.0]], np.float32)   # the second of a longer phrase only
+    assert known_phrases(longer, None, compound).tolist() == [[1.0, 0.0, 0.0, 0.0]]
+    assert known_phrases(longer, said, compound).tolist() == [[1.0, 0.75, 0.0, 0.0]]   # the norms say it

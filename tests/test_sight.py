@@ -230,7 +230,7 @@ def test_a_compound_of_the_list_is_a_phrase_a_person_knows() -> None:
     phrases = Weights("phrases", hints, words, np.eye(2, dtype=np.float32))
     norms = Weights("association", hints, words, np.zeros((2, 2), np.float32))
     seen = Sight([phrases, norms], cards=words)
-    known = seen.known_phrases(words, np.array([0, 1]), seen.families(words, np.array([0, 1])))
+    known = seen.known_phrases(words, np.array([0, 1]))
     assert "head" in compound_partners()["hammer"] and "hammer" in compound_partners()["head"]
     assert known.tolist() == [[True, False], [False, False]]
 
@@ -300,3 +300,16 @@ def test_the_log_says_which_claimed_cards_were_first_thoughts_and_taken(tmp_path
     log.write_text(json.dumps(game) + "\n", encoding="utf-8")
     assert list(claims(log, seen)) == [(7, "sea", "fish", False, False)]
     assert list(claims(log, seen, first_seed=8)) == []
+
+
+def test_with_no_norms_two_words_of_a_longer_phrase_are_no_first_thought() -> None:
+    # The embedded default: DOG 2 for COLLAR and CRAB, through WordNet's CRAB-EATING DOG (a fresh
+    # clone's game). DOG COLLAR is a phrase a person knows; DOG and CRAB are two words of a longer
+    # one, still a lure for a hint aimed elsewhere.
+    hints, words = ("dog",), ("collar", "crab")
+    far = np.array([[0.1, 0.1]], np.float32)
+    found = [Weights("sbert", hints, words, far),
+             Weights("phrases", hints, words, np.array([[1.0, 0.75]], np.float32))]
+    seen = Sight(found, cards=words + tuple(f"near{i}" for i in range(30)))
+    assert seen.known_phrases(list(words), np.array([0]))[0].tolist() == [True, False]
+    assert seen.lures("dog", words, ["collar"]) == ["crab"]
