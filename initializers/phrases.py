@@ -30,8 +30,8 @@ WORDNET_INDEXES = ("index.noun", "index.verb", "index.adj", "index.adv")
 
 
 # A phrase's two content words are one link (FIRE ENGINE); two words of a longer phrase are a
-# weaker one (CRAB-EATING DOG, AMERICAN DOG TICK), which no person reads as a phrase of the two:
-# with no norms at hand to say which phrases people know, only the first is one (models/sight.py).
+# weaker one (CRAB-EATING DOG, AMERICAN DOG TICK), seldom a phrase of the two in a person's mind:
+# with no norms at hand to say which phrases people know, only the first is one (models/phrases.py).
 PAIR, WIDER_PAIR = 1.0, 0.75
 
 
