@@ -55,8 +55,9 @@ VARIANTS: dict[str, tuple[str, ...]] = {
               "association~lead", "eat", "eat~top", "eat~lead", "known_phrases", "zipf", "wordnet",
               "wordnet~top"),
     # SBERT bent at two knots (its 75th and 90th percentiles on the record's cards; 0051): steeper
-    # for the strong links a person sees at once
-    "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "phrases", "zipf", "sbert~over@0.3",
+    # for the strong links a person sees at once. With no norms, the phrases a person knows are
+    # the phrases of two words and the compounds (0058)
+    "embedded": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "known_phrases", "zipf", "sbert~over@0.3",
                  "sbert~over@0.4", "wordnet", "wordnet~top"),
     "sbert": ("sbert", "sbert~z", "sbert~top", "sbert~lead", "zipf"),   # a matrix alone
 }
