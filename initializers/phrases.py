@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -80,14 +80,31 @@ def phrase_pairs(phrases: Iterable[tuple[str, ...]]) -> Iterator[tuple[str, str,
 
 def phrase_matrix(pairs: Iterable[tuple[str, str, float]]) -> tuple[tuple[str, ...], sparse.csr_matrix]:
     """A symmetric word × word matrix: each pair's strongest link (`phrase_pairs`), in either order."""
+    ids: dict[str, int] = {}
+    rows, cols, links = [], [], []
+    for a, b, link in pairs:
+        rows.append(ids.setdefault(a, len(ids)))
+        cols.append(ids.setdefault(b, len(ids)))
+        links.append(link)
+    return tuple(ids), link_matrix(rows, cols, links, len(ids))
+
+
+def link_matrix(rows: Sequence[int], cols: Sequence[int], links: Sequence[float] | float,
+                size: int) -> sparse.csr_matrix:
+    """A symmetric size × size matrix of the links between words by index (a phrase holds both,
+    a dictionary links them), in either order: a pair linked many times keeps its strongest link,
+    and a word is not linked to itself."""
     from scipy import sparse
 
-    ids: dict[str, int] = {}
-    links: dict[tuple[int, int], float] = {}
-    for a, b, link in pairs:
-        i, j = ids.setdefault(a, len(ids)), ids.setdefault(b, len(ids))
-        for key in ((i, j), (j, i)):
-            links[key] = max(link, links.get(key, 0.0))
-    rows, cols = [i for i, _ in links], [j for _, j in links]
-    return tuple(ids), sparse.csr_matrix((np.array(list(links.values()), dtype=np.float32), (rows, cols)),
-                                         shape=(len(ids), len(ids)))
+    rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+    links = np.broadcast_to(np.asarray(links, dtype=np.float32), rows.shape)
+    apart = rows != cols
+    found = sparse.csr_matrix((size, size), dtype=np.float32)
+    for link in np.unique(links[apart]):   # a few strengths: each one's pairs, then the strongest
+        at = apart & (links == link)
+        linked = sparse.coo_matrix((np.ones(at.sum(), dtype=np.float32), (rows[at], cols[at])),
+                                   shape=(size, size)).tocsr()
+        linked = (linked + linked.T).tocsr()
+        linked.data[:] = link
+        found = found.maximum(linked)
+    return found.tocsr()

@@ -22,9 +22,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from common import lemma_of
+from initializers.phrases import link_matrix
 from initializers.vocabulary import corpus_function_words
 
 if TYPE_CHECKING:   # scipy.sparse loads where a sparse matrix is made
@@ -64,8 +63,6 @@ def read_synsets(folder: Path) -> Iterator[tuple[Synset, list[str], list[Synset]
 def relation_matrix(folder: Path) -> tuple[tuple[str, ...], sparse.csr_matrix]:
     """A symmetric word × word matrix: 1 where WordNet links two words, a sense of one sharing a
     synset with the other, pointing to one of its senses, or defined with it."""
-    from scipy import sparse
-
     function_words = corpus_function_words()
     ids: dict[str, int] = {}
 
@@ -88,10 +85,4 @@ def relation_matrix(folder: Path) -> tuple[tuple[str, ...], sparse.csr_matrix]:
         for word in own:
             rows += [word] * len(linked)
             cols += linked
-    rows, cols = np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64)
-    apart = rows != cols
-    links = sparse.coo_matrix((np.ones(apart.sum(), dtype=np.float32), (rows[apart], cols[apart])),
-                              shape=(len(ids), len(ids))).tocsr()
-    links = (links + links.T).tocsr()
-    links.data[:] = 1.0   # a pair linked many times, or both ways, is one link
-    return tuple(ids), links
+    return tuple(ids), link_matrix(rows, cols, 1.0, len(ids))

@@ -164,15 +164,17 @@ class Features:
                  only: np.ndarray | None = None) -> np.ndarray:
         """clues × cards × features (or the features `only` names, by index); only the matrices
         those read are read."""
+        needed = self.matrices(only)
         rows = {name: w.own_rows(list(clues), list(words)) for name, w in self.readings.items()
-                if name in self.matrices(only)}
+                if name in needed}
         return self.assemble(self.with_known_phrases(rows, list(clues), words, only=only), words, only)
 
     def board(self, words: Sequence[str], only: np.ndarray | None = None) -> np.ndarray:
         """The values for every hint of the vocabulary (the readings share one): hints × cards ×
         features (or the features `only` names, by index)."""
+        needed = self.matrices(only)
         rows = {name: w.board_matrix(list(words)) for name, w in self.readings.items()
-                if name in self.matrices(only)}
+                if name in needed}
         if KNOWN_PHRASES not in self.read(only):
             return self.assemble(rows, words, only)
         phrases = self.readings["phrases"]
