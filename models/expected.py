@@ -50,6 +50,7 @@ class CaptainSettings:
     count_bonus: float = 0.0           # own cards each card past the first is worth beyond its chance
     bonus_cards: int = 2               # ... up to this many cards past the first
     clear_rank: int = CLEAR_RANK       # ... each among the hint's this many nearest card words
+    dare_behind: bool = False          # racing and behind, a hint's later cards need only be evoked
     seed: int = 0
 
 
@@ -70,9 +71,10 @@ GIVE_UP_AFTER, MAX_AIMS, MOVE_ON_TRIES = 2, 3, 4
 # clear hint may have the assassin second of the cards it barely touches).
 # Each card past the first is worth `count_bonus` more than the model of people's chance of it,
 # as every reading a person may take puts it above every card not the team's; near equals, the
-# commoner word (decision 0047).
+# commoner word (decision 0047). Behind in a race, a hint's later cards need only be evoked
+# (decision 0059).
 FOR_PEOPLE = CaptainSettings(max_count=3, temperature=0.02, assassin_gap=0, count_bonus=0.3,
-                             commonness=0.05)
+                             commonness=0.05, dare_behind=True)
 
 
 # Which source family each matrix reads: matrices of one family are one voice, not several.
@@ -173,6 +175,7 @@ class ExpectedCaptain(Captain):
         settings = replace(settings, **changes)
         super().__init__(weights, partners, alone, max_count=settings.max_count)
         self.settings, self.sight = settings, sight
+        self.bold: Sight | None = None   # `daring`'s sight, made when first needed
         self.partners = list(partners) or [weights]
         self.temperature = settings.temperature if partners else settings.twin_temperature
         # A twin's noise is known; an unknown agent's is learnt (`observe`) among these.
@@ -311,18 +314,27 @@ class ExpectedCaptain(Captain):
                          - self.assassin_price(situation) * risk * danger)
         self.reached[chosen] = np.where(speaks | ~speaks.any(axis=0), sure, np.inf).min(axis=0)
         if self.sight:
-            self.seen[chosen] = self.counts_seen(situation, chosen)[:, :table.shape[1]]
+            self.seen[chosen] = self.counts_seen(situation, chosen, self.daring(risk))[:, :table.shape[1]]
             clear = self.first_thoughts(situation, chosen)[:, :table.shape[1]]
             self.clear[chosen] = self.seen[chosen] & clear
 
-    def counts_seen(self, situation: Situation, chosen: np.ndarray) -> np.ndarray:
+    def daring(self, risk: float) -> Sight:
+        """The sight a count must pass: behind in a race (`risk` below 1), with `dare_behind`, a
+        hint's later cards need only be evoked, not first thoughts (the rule before 0058)."""
+        if not (self.settings.dare_behind and risk < 1.0):
+            return self.sight
+        if self.bold is None:
+            self.bold = self.sight.changed(claimed=None)
+        return self.bold
+
+    def counts_seen(self, situation: Situation, chosen: np.ndarray, sight: Sight) -> np.ndarray:
         """For each chosen hint and count, whether a person sees its targets whichever way they
         read it (`Sight.counts`, in the model of people's order); a card missed once only as the
         hint's first card, and a card missed twice only as the single card of a hint that every
         reading, the model's too, ranks first."""
         own = situation.own
         order = self.order(situation, chosen)
-        seen = self.sight.counts(situation.words, chosen, order, own, self.losing(situation))
+        seen = sight.counts(situation.words, chosen, order, own, self.losing(situation))
         tries = np.array([self.tries.get(w, 0) for w in situation.words])[own][order]   # (n, own)
         if not tries.any():
             return seen

@@ -560,3 +560,23 @@ def test_between_hints_of_equal_value_the_commoner_word_wins():
     gap = pricing.score(situation, b)[1] - pricing.score(situation, b)[0]
     assert gap == pytest.approx(0.05 * (5.0 - 4.57))
     assert pricing.give_hint(b, RED).hint.word == "sea"
+
+
+def test_behind_in_a_race_the_captain_dares_a_second_card_only_evoked():
+    # FRUIT 2: five card words off the board stand between APPLE and PEAR in meaning, so PEAR is
+    # evoked but no first thought (`Rule.claimed`). Level, or alone, the captain asks for APPLE
+    # alone; racing and behind (five cards left to the opponent's one), with `dare_behind`, for both.
+    near = [f"near{i}" for i in range(5)]
+    pool = (*WORDS, *near)
+    reading = np.hstack([MATRIX, np.zeros((len(HINTS), len(near)), np.float32)])
+    reading[HINTS.index("fruit"), len(WORDS):] = 0.89
+    sight = Sight([Weights("sbert", HINTS, pool, reading)], cards=pool)
+
+    def hint(alone: bool, dare: bool) -> Hint:
+        w = weights()
+        captain = ExpectedCaptain(w, [w], alone, sight=sight, dare_behind=dare)
+        return captain.give_hint(board(), RED).hint
+
+    assert hint(alone=False, dare=True) == Hint("fruit", 2)
+    assert hint(alone=False, dare=False) == Hint("fruit", 1)
+    assert hint(alone=True, dare=True) == Hint("fruit", 1)

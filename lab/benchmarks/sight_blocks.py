@@ -93,10 +93,10 @@ class Instrumented(ExpectedCaptain):
         self.__dict__.update(base.__dict__)
         self.blocks, self.failing, self.hints_given = blocks, {}, 0
 
-    def counts_seen(self, situation, chosen):
-        seen = super().counts_seen(situation, chosen)
+    def counts_seen(self, situation, chosen, sight):
+        seen = super().counts_seen(situation, chosen, sight)
         own = situation.own
-        found = self.sight.clauses(situation.words, chosen, self.order(situation, chosen), own,
+        found = sight.clauses(situation.words, chosen, self.order(situation, chosen), own,
                                    self.losing(situation))
         rule = np.logical_and.reduce([*found.values(), np.ones(seen.shape, dtype=bool)])   # Sight.counts
         found["chase"] = ~(rule & ~seen)
