@@ -34,6 +34,7 @@ class CaptainSettings:
     doubling_cost: float = 0.1         # log-likelihood a doubling must gain
     samples: int = 96
     candidates: int = 200              # hints simulated, best by a quick margin score
+    pair_candidates: int = 0           # ... and these, best by it for two cards
     neutral_cost: float = 0.3          # own cards a miss costs when racing an opponent
     opponent_cost: float = 1.0
     assassin_cost: float = 8.0
@@ -74,7 +75,7 @@ GIVE_UP_AFTER, MAX_AIMS, MOVE_ON_TRIES = 2, 3, 4
 # commoner word (decision 0047). Behind in a race, a hint's later cards need only be evoked
 # (decision 0059).
 FOR_PEOPLE = CaptainSettings(max_count=3, temperature=0.02, assassin_gap=0, count_bonus=0.3,
-                             commonness=0.05, dare_behind=True)
+                             commonness=0.05, dare_behind=True, pair_candidates=100)
 
 
 # Which source family each matrix reads: matrices of one family are one voice, not several.
@@ -118,6 +119,12 @@ def voices(values: np.ndarray, fatal: np.ndarray, members: np.ndarray, belief: n
     danger = np.einsum("fn,fnk->nk", weight, family_fatal)
     worst = np.where(~present[..., None], np.inf, family_values).min(axis=0)
     return worst, mean, danger
+
+
+def best_of(score: np.ndarray, n: int) -> np.ndarray:
+    """The indices of the `n` highest finite scores (fewer when fewer are finite), in no order."""
+    n = min(n, int(np.isfinite(score).sum()))
+    return np.argpartition(-score, n - 1)[:n] if n else np.array([], dtype=int)
 
 
 class ExpectedCaptain(Captain):
@@ -440,15 +447,21 @@ class ExpectedCaptain(Captain):
     def shortlist(self, situation: Situation, board: Board,
                   views: Sequence[np.ndarray] = ()) -> np.ndarray:
         """The `candidates` legal hints worth simulating, best by a quick margin score: under
-        the captain's own matrix, or averaged over `views`, other matrices of the board."""
+        the captain's own matrix, or averaged over `views`, other matrices of the board. With its
+        own matrix, also the `pair_candidates` best by that score for two cards: a hint for two
+        whose second card is strong is outranked by the hints for one strong card (0058's rule
+        left a hint a person sees for two out of the shortlist at half the turns that had one)."""
         def quick(weights: np.ndarray) -> np.ndarray:
             view = replace(situation, weights=weights)
-            return np.where(situation.legal, self.prefilter.score(view, board).max(axis=1), -np.inf)
+            return np.where(situation.legal[:, None], self.prefilter.score(view, board), -np.inf)
 
-        best = np.mean([quick(w) for w in views], axis=0) if views else quick(situation.weights)
-        n = min(self.settings.candidates, int(np.isfinite(best).sum()))
-        chosen = np.argpartition(-best, n - 1)[:n] if n else np.array([], dtype=int)
-        if self.sight and not views:
+        if views:
+            return best_of(np.mean([quick(w).max(axis=1) for w in views], axis=0), self.settings.candidates)
+        table = quick(situation.weights)
+        chosen = best_of(table.max(axis=1), self.settings.candidates)
+        if self.settings.pair_candidates and table.shape[1] > 1:
+            chosen = np.union1d(chosen, best_of(table[:, 1], self.settings.pair_candidates))
+        if self.sight:
             chosen = np.union1d(chosen, self.clearest(situation))
         return chosen
 

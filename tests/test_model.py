@@ -580,3 +580,20 @@ def test_behind_in_a_race_the_captain_dares_a_second_card_only_evoked():
     assert hint(alone=False, dare=True) == Hint("fruit", 2)
     assert hint(alone=False, dare=False) == Hint("fruit", 1)
     assert hint(alone=True, dare=True) == Hint("fruit", 1)
+
+
+def test_the_shortlist_holds_the_hints_best_for_two_cards():
+    # WEATHER points at WHALE alone, more strongly than FRUIT at APPLE: by the quick score over
+    # counts WEATHER is the one hint simulated (`candidates=1`), and the captain asks for one card.
+    # With the best hint for two in the shortlist too (`pair_candidates`), FRUIT 2 is weighed and given.
+    matrix = MATRIX.copy()
+    matrix[HINTS.index("weather")] = 0.05
+    matrix[HINTS.index("weather"), WORDS.index("whale")] = 1.0
+    matrix[HINTS.index("fruit"), WORDS.index("pear")] = 0.8
+    w = weights(matrix)
+
+    def hint(pairs: int) -> Hint:
+        return ExpectedCaptain(w, candidates=1, pair_candidates=pairs).give_hint(board(), RED).hint
+
+    assert hint(pairs=0) == Hint("weather", 1)
+    assert hint(pairs=1) == Hint("fruit", 2)
