@@ -51,7 +51,7 @@ class CaptainSettings:
     count_bonus: float = 0.0           # own cards each card past the first is worth beyond its chance
     bonus_cards: int = 2               # ... up to this many cards past the first
     clear_rank: int = CLEAR_RANK       # ... each among the hint's this many nearest card words
-    dare_behind: bool = False          # racing and behind, a hint's later cards need only be evoked
+    dare_behind: bool = False          # racing and behind (`behind`), later cards need only be evoked
     seed: int = 0
 
 
@@ -321,14 +321,22 @@ class ExpectedCaptain(Captain):
                          - self.assassin_price(situation) * risk * danger)
         self.reached[chosen] = np.where(speaks | ~speaks.any(axis=0), sure, np.inf).min(axis=0)
         if self.sight:
-            self.seen[chosen] = self.counts_seen(situation, chosen, self.daring(risk))[:, :table.shape[1]]
+            sight = self.daring(board, situation.team)
+            self.seen[chosen] = self.counts_seen(situation, chosen, sight)[:, :table.shape[1]]
             clear = self.first_thoughts(situation, chosen)[:, :table.shape[1]]
             self.clear[chosen] = self.seen[chosen] & clear
 
-    def daring(self, risk: float) -> Sight:
-        """The sight a count must pass: behind in a race (`risk` below 1), with `dare_behind`, a
-        hint's later cards need only be evoked, not first thoughts (the rule before 0058)."""
-        if not (self.settings.dare_behind and risk < 1.0):
+    def behind(self, board: Board, team: Color) -> bool:
+        """Racing, whether the team to play is behind: two own cards left or more beyond the
+        opponent's (one is the tempo of playing now, as the starting team's 9 to 8), or the
+        opponent one card from winning."""
+        own, opponent = board.remaining(team), board.remaining(team.other)
+        return not self.alone and (own - opponent >= 2 or opponent <= 1)
+
+    def daring(self, board: Board, team: Color) -> Sight:
+        """The sight a count must pass: behind (`behind`), with `dare_behind`, a hint's later cards
+        need only be evoked, not first thoughts (the rule before 0058)."""
+        if not (self.settings.dare_behind and self.behind(board, team)):
             return self.sight
         if self.bold is None:
             self.bold = self.sight.changed(claimed=None)

@@ -582,6 +582,14 @@ def test_behind_in_a_race_the_captain_dares_a_second_card_only_evoked():
     assert hint(alone=True, dare=True) == Hint("fruit", 1)
 
 
+@pytest.mark.parametrize("red, blue, behind", [(9, 8, False), (5, 4, False), (6, 4, True), (2, 1, True)])
+def test_the_team_to_play_is_behind_two_cards_down_or_one_card_from_losing(red, blue, behind):
+    # Playing now is worth a card: the starting team's 9 to 8 is level.
+    key = [RED] * red + [BLUE] * blue
+    racing = ExpectedCaptain(weights(), dare_behind=True)
+    assert racing.behind(Board.from_key([f"w{i}" for i in range(len(key))], key), RED) is behind
+
+
 def test_the_shortlist_holds_the_hints_best_for_two_cards():
     # WEATHER points at WHALE alone, more strongly than FRUIT at APPLE: by the quick score over
     # counts WEATHER is the one hint simulated (`candidates=1`), and the captain asks for one card.
