@@ -89,7 +89,7 @@ VARIANTS = {
     "experts_c8": {"experts": True, "caution": 0.8},
     # Decision 0058: a hint's second and third cards need only be evoked, as before it.
     "evoked_seconds": {"claimed": None},
-    # The shortlist also holds the hints best for two cards by the quick margin score (0059).
+    # The shortlist also holds the hints best for two cards by the quick margin score (0060).
     "pairs50": {"pair_candidates": 50},
     "pairs100": {"pair_candidates": 100},
 }

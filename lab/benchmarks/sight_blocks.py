@@ -97,7 +97,7 @@ class Instrumented(ExpectedCaptain):
         seen = super().counts_seen(situation, chosen, sight)
         own = situation.own
         found = sight.clauses(situation.words, chosen, self.order(situation, chosen), own,
-                                   self.losing(situation))
+                              self.losing(situation))
         rule = np.logical_and.reduce([*found.values(), np.ones(seen.shape, dtype=bool)])   # Sight.counts
         found["chase"] = ~(rule & ~seen)
         depth = min(seen.shape[1], 3)
