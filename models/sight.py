@@ -90,7 +90,8 @@ class Rule:
     named must put a card only meaning brings to mind for it to be a first thought (`VOUCH`);
     `broad`: the families whose links make no card a rival of a target, only too near if it loses
     the game (the lab's; none: 0057); `claimed`: how near each card of a hint for two or more must
-    be, a first thought (`CLEAR_RANK`, vouched), or None for evoked only (before 0058)."""
+    be, a first thought (`CLEAR_RANK`, vouched), or None for evoked only (before 0058); `apart`: the
+    members read as families of their own too (the lab's: SBERT beside meaning's mean, 0061)."""
 
     margin: float = 0.0
     own_rivals: bool = False
@@ -100,6 +101,7 @@ class Rule:
     vouch: Mapping[str, int] = field(default_factory=lambda: dict(VOUCH))
     broad: frozenset[str] = frozenset()
     claimed: int | None = CLEAR_RANK
+    apart: frozenset[str] = frozenset()
 
 
 class Sight:
@@ -133,22 +135,24 @@ class Sight:
     def families(self, words: Sequence[str], hints: np.ndarray | None = None,
                  only: str | None = None) -> list[Family]:
         """Each family's reading (or `only` one's) of the hints (all of them, or the indices
-        `hints`) on `words`."""
-        out = []
-        for family, members in self.members.items():
-            if only is not None and family != only:
-                continue
-            rows = [self.rows(m, words, hints) for m in members]
-            rows = [np.maximum(r, 0.0) for r in rows]
-            peaks = [r.max(axis=1, keepdims=True) for r in rows]
-            speaking = [p[:, 0] > 0 for p in peaks]
-            total = sum(np.where(p > 0, r / np.where(p > 0, p, 1.0), 0.0)
-                        for r, p in zip(rows, peaks, strict=True))
-            voices = np.maximum(sum(s.astype(np.float32) for s in speaking), 1.0)
-            out.append(Family(family, (total / voices[:, None]).astype(np.float32),
-                              np.logical_or.reduce(speaking),
-                              all(m.knows_every_hint for m in members)))
-        return out
+        `hints`) on `words`; and each member the rule reads `apart`, as a family of its own."""
+        groups = [*self.members.items(),
+                  *((name, [self.matrices[name]]) for name in self.rule.apart if name in self.matrices)]
+        return [self.reading(family, members, words, hints)
+                for family, members in groups if only is None or family == only]
+
+    def reading(self, family: str, members: Sequence[Weights], words: Sequence[str],
+                hints: np.ndarray | None) -> Family:
+        """One family's reading: the mean of its members that speak on each hint, each member's
+        row divided by its largest weight on `words`."""
+        rows = [np.maximum(self.rows(m, words, hints), 0.0) for m in members]
+        peaks = [r.max(axis=1, keepdims=True) for r in rows]
+        speaking = [p[:, 0] > 0 for p in peaks]
+        total = sum(np.where(p > 0, r / np.where(p > 0, p, 1.0), 0.0)
+                    for r, p in zip(rows, peaks, strict=True))
+        voices = np.maximum(sum(s.astype(np.float32) for s in speaking), 1.0)
+        return Family(family, (total / voices[:, None]).astype(np.float32),
+                      np.logical_or.reduce(speaking), all(m.knows_every_hint for m in members))
 
     def counts(self, words: Sequence[str], hints: np.ndarray, order: np.ndarray,
                own: np.ndarray, losing: np.ndarray | None = None) -> np.ndarray:

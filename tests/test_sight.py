@@ -50,6 +50,19 @@ def test_a_card_one_source_alone_links_is_never_a_target() -> None:
     assert sight().sees("sea", WORDS, ["wave"]) == {"meaning": True, "norms": True}
 
 
+def test_a_member_read_apart_may_block_a_target_its_family_sees() -> None:
+    # SALT 1 for FISH with WAVE not the team's: SBERT puts WAVE first, fastText FISH far first, and
+    # meaning (their mean) FISH. Read apart as well (`Rule.apart`, the lab's), SBERT blocks it, as
+    # FLYING 1 for WING met PLANE in game 772.
+    fasttext = np.zeros_like(SBERT)
+    fasttext[2, WORDS.index("fish")], fasttext[2, WORDS.index("wave")] = 0.9, 0.2
+    meaning = Sight([Weights("sbert", HINTS, WORDS, SBERT), Weights("fasttext", HINTS, WORDS, fasttext)])
+    assert reach(meaning, "salt", ["fish"]) == 1
+    assert reach(meaning.changed(apart=frozenset({"sbert"})), "salt", ["fish"]) == 0
+    assert meaning.changed(apart=frozenset({"sbert"})).sees("salt", WORDS, ["fish"]) == {
+        "meaning": True, "sbert": False}
+
+
 def test_an_own_card_not_meant_is_no_rival_but_any_other_card_is() -> None:
     # WAVE, FISH and BANK are own cards; the norms put BANK above FISH. A person who takes BANK
     # second for SEA 2 (WAVE, FISH) still finds an own card, so every count is seen; the strict

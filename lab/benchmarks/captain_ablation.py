@@ -92,6 +92,9 @@ VARIANTS = {
     # The shortlist also holds the hints best for two cards by the quick margin score (0060).
     "pairs50": {"pair_candidates": 50},
     "pairs100": {"pair_candidates": 100},
+    # SBERT a reading of its own as well as a member of meaning's mean (FLYING 1 for WING, with
+    # PLANE SBERT's first, game 772).
+    "sbert_apart": {"apart": frozenset({"sbert"})},
 }
 RULE = tuple(f.name for f in fields(Rule))   # a variant's keys that change the sight's rule
 FOREIGN = ("mpnet", "glove")   # the foreign tier's greedy agents (lab/foreign/agent.py)
