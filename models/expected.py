@@ -268,7 +268,6 @@ class ExpectedCaptain(Captain):
         table = np.full((len(situation.legal), self.depth(situation)), -np.inf)
         self.reached = np.zeros(len(situation.legal))   # per hint: the count all readers reach
         self.seen = np.ones(table.shape, dtype=bool)    # per hint and count: a person sees it (`sight`)
-        self.loose = self.seen.copy()                   # ... by the rule without its `apart` readings
         self.clear = np.zeros(table.shape, dtype=bool)  # ... and each target is a first thought (`sight`)
         own = self.shortlist(situation, board)
         self.simulate(situation, board, own, table)
@@ -292,11 +291,9 @@ class ExpectedCaptain(Captain):
     def agreed(self, table: np.ndarray) -> np.ndarray:
         """The table without the counts that some reader speaking on the hint does not reach
         (`reached`) or a person would not see (`seen`); failing that, without those a person
-        would not see; failing that, by the rule without its `apart` readings (`loose`); unchanged
-        when that leaves no hint, as a hint must still be given."""
+        would not see; unchanged when that leaves no hint, as a hint must still be given."""
         k = np.arange(1, table.shape[1] + 1)
-        reached = k <= self.reached[:, None]
-        for keep in (reached & self.seen, self.seen, reached & self.loose, self.loose):
+        for keep in ((k <= self.reached[:, None]) & self.seen, self.seen):
             kept = np.where(keep, table, -np.inf)
             if np.isfinite(kept).any():
                 return kept
@@ -326,8 +323,6 @@ class ExpectedCaptain(Captain):
         if self.sight:
             sight = self.daring(board, situation.team)
             self.seen[chosen] = self.counts_seen(situation, chosen, sight)[:, :table.shape[1]]
-            self.loose[chosen] = self.seen[chosen] if not sight.rule.apart else \
-                self.counts_seen(situation, chosen, sight.changed(apart=frozenset()))[:, :table.shape[1]]
             clear = self.first_thoughts(situation, chosen)[:, :table.shape[1]]
             self.clear[chosen] = self.seen[chosen] & clear
 
