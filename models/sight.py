@@ -136,8 +136,8 @@ class Sight:
                  only: str | None = None) -> list[Family]:
         """Each family's reading (or `only` one's) of the hints (all of them, or the indices
         `hints`) on `words`; and each member the rule reads `apart`, as a family of its own."""
-        groups = [*self.members.items(),
-                  *((name, [self.matrices[name]]) for name in sorted(self.rule.apart) if name in self.matrices)]
+        apart = [(name, [self.matrices[name]]) for name in sorted(self.rule.apart) if name in self.matrices]
+        groups = [*self.members.items(), *apart]
         return [self.reading(family, members, words, hints)
                 for family, members in groups if only is None or family == only]
 
