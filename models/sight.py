@@ -207,18 +207,20 @@ class Sight:
                 found[f"{family.name}:losing"] = (danger <= 0) | (danger < rule.near * weakest) | silent
         return found
 
-    def known_phrases(self, words: Sequence[str], hints: np.ndarray) -> np.ndarray:
+    def known_phrases(self, words: Sequence[str], hints: np.ndarray,
+                      said: Sequence[np.ndarray] | None = None) -> np.ndarray:
         """Hints × `words`: whether the hint and the card make a phrase a person knows
         (models/phrases.py: a closed compound, or one the norms link too; with no norms at hand,
-        a phrase of two words), read from the phrases matrix's links as it holds them."""
+        a phrase of two words), read from the phrases matrix's links as it holds them. `said`:
+        each norms matrix's rows, when the caller has read them already."""
         if PHRASES not in self.members:
             return np.zeros((len(hints), len(words)), dtype=bool)
         links = np.maximum.reduce([self.rows(m, words, hints) for m in self.members[PHRASES]])
-        norms = self.members.get(NORMS)
-        said = np.maximum.reduce([self.rows(m, words, hints) for m in norms]) if norms else None
+        if said is None:
+            said = [self.rows(m, words, hints) for m in self.members.get(NORMS, [])]
         vocabulary = next(iter(self.members.values()))[0]   # the families share one
         compound = compounds(vocabulary.hints, words, vocabulary.hint_index)[hints]
-        return known_phrases(links, said, compound) > PHRASE_LINK
+        return known_phrases(links, np.maximum.reduce(said) if said else None, compound) > PHRASE_LINK
 
     @staticmethod
     def rows(matrix: Weights, words: Sequence[str], hints: np.ndarray | None) -> np.ndarray:
@@ -298,10 +300,11 @@ class Sight:
                 # any link at all; a definition's words are too broad to be first thoughts (DOG: CARNIVORE)
                 if not family.dense and family.name not in (NORMS, PHRASES, LEXICON):
                     linked |= family.reading > 0
-            linked |= self.known_phrases(words, hints)
-            for member in self.members.get(NORMS, []):   # more than one person's answer
-                floor = self.rule.lone.get(member.name, 0.0) * member.least_link
-                linked |= self.rows(member, words, hints) > floor
+            norms = self.members.get(NORMS, [])
+            said = [self.rows(member, words, hints) for member in norms]
+            linked |= self.known_phrases(words, hints, said)
+            for member, rows in zip(norms, said, strict=True):   # more than one person's answer
+                linked |= rows > self.rule.lone.get(member.name, 0.0) * member.least_link
             rank = card_ranks(self.families(self.pool(words), hints, only=MEANING)[0].reading, len(words))
         return linked, rank
 
