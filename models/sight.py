@@ -104,6 +104,10 @@ class Rule:
     apart: frozenset[str] = frozenset()
 
 
+# The numbers of the rule that neither `Sight.nearness` nor `Sight.vouched` reads.
+NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "broad", "claimed"})
+
+
 class Sight:
     """The families a person may read a hint by, from the matrices at hand, and the `rule` a
     target must pass in each."""
@@ -125,9 +129,14 @@ class Sight:
         self.last: dict[str, tuple] = {}   # the last board's `nearness` and `vouched`
 
     def changed(self, families: Mapping[str, tuple[str, ...]] | None = None, **rule) -> Sight:
-        """This sight with other `families` or numbers of its `rule` (the lab's variants)."""
-        return Sight(self.matrices, self.cards, rule=replace(self.rule, **rule),
-                     families=self.grouping if families is None else families)
+        """This sight with other `families` or numbers of its `rule` (the lab's variants, and the
+        captain's dare). With the same families and numbers that `nearness` and `vouched` do not
+        read, the two share what they remember, so a board's is computed once for both."""
+        sight = Sight(self.matrices, self.cards, rule=replace(self.rule, **rule),
+                      families=self.grouping if families is None else families)
+        if families is None and rule.keys() <= NOT_REMEMBERED:
+            sight.last = self.last
+        return sight
 
     def __bool__(self) -> bool:
         return bool(self.members)
