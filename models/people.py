@@ -209,6 +209,13 @@ class Features:
         return values
 
 
+def matrices_needed(features: Sequence[str]) -> frozenset[str]:
+    """The matrices that features need: the phrases a person knows are made from the phrases
+    matrix (and the norms, when at hand: a variant that plays without them is fitted without them)."""
+    return frozenset("phrases" if r == KNOWN_PHRASES else r
+                     for r, _ in map(parse_feature, features) if r != FREQUENCY)
+
+
 @dataclass(frozen=True)
 class Fit:
     """A fitted variant of the model: its features, their coefficients (per unit of each
@@ -230,8 +237,7 @@ class Fit:
     @property
     def readings(self) -> frozenset[str]:
         """The matrices this variant needs."""
-        return frozenset("phrases" if r == KNOWN_PHRASES else r
-                         for r, _ in map(parse_feature, self.features) if r != FREQUENCY)
+        return matrices_needed(self.features)
 
     def to_json(self) -> dict:
         return {"name": self.name, "features": list(self.features),

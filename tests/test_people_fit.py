@@ -13,6 +13,7 @@ import datasets
 from lab.evaluation import people_fit
 from lab.evaluation.human_duet import Turn, available
 from models.people import PEOPLE_PATH, Fit, load_fits
+from models.weights import Weights
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
 
@@ -143,3 +144,15 @@ def test_the_committed_model_gives_no_link_a_negative_weight() -> None:
     for fit in load_fits():
         for name, coefficient in zip(fit.features, fit.coefficients, strict=True):
             assert coefficient >= 0 or name == "zipf", (fit.name, name, coefficient)
+
+
+def test_a_variant_is_fitted_on_the_matrices_it_plays_with_not_on_others_at_hand() -> None:
+    hints, words = ("fire",), ("engine", "truck")
+    matrix = np.ones((1, 2), np.float32)
+    at_hand = {name: Weights(name, hints, words, matrix)
+               for name in ("sbert", "phrases", "wordnet", "association", "eat", "fasttext")}
+    # The embedded variant plays where no norms are: its phrases a person knows are then read
+    # without them, and so it is fitted without them.
+    assert set(people_fit.played_with(at_hand, people_fit.VARIANTS["embedded"])) == set(datasets.EMBEDDED)
+    assert set(people_fit.played_with(at_hand, people_fit.VARIANTS["norms"])) == {
+        "sbert", "phrases", "wordnet", "association", "eat"}

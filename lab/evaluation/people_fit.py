@@ -28,7 +28,7 @@ import numpy as np
 from lab.evaluation.human_duet import CLUE_FILE, GUESS_FILE, Turn, folder, read_turns
 from models.chances import strayed
 from models.likelihood import Choices, fit, monotone_bounds, negative_log_likelihood, scales
-from models.people import KNOWN_PHRASES, NORMS, PEOPLE_PATH, Features, Fit, PeopleModel
+from models.people import KNOWN_PHRASES, NORMS, PEOPLE_PATH, Features, Fit, PeopleModel, matrices_needed
 from models.person import expert_features
 from models.weights import Weights
 
@@ -233,22 +233,23 @@ def calibration(turns: Sequence[Turn], logits: np.ndarray, strays: np.ndarray | 
             "clicks": len(log_likelihood), "bins": bins}
 
 
-def phrase_probe(model: PeopleModel, phrases: Weights, norms: Sequence[Weights] = (),
+def phrase_probe(model: PeopleModel, phrases: Weights, norms: Sequence[Weights] | None = None,
                  size: int = PROBES, distractors: int = 7, seed: int = 0
                  ) -> tuple[float, list[tuple[str, str, str]]]:
     """How often the model's first pick, for a clue that makes a phrase or a compound with one
     card, is that card: `size` probes, each a clue from the hint list that the AI may give, its
     partner from the card list (WordNet: FIRE → ENGINE, HAMMER → HEAD) and `distractors` other
-    cards that make none with it and on which the clue is legal. With `norms`, only phrases a
-    person knows are probed (models/phrases.py). Returns the share and the probes it missed
-    (clue, partner, its first pick)."""
+    cards that make none with it and on which the clue is legal. With `norms` (the norms at hand,
+    perhaps none), only phrases a person knows are probed (models/phrases.py: those the norms link
+    too, or with none, phrases of two words and compounds). Returns the share and the probes it
+    missed (clue, partner, its first pick)."""
     from common import board_words
 
     rng = np.random.default_rng(seed)
     cards = [w.lower() for w in board_words()]
     links = phrases.board_matrix(cards) > 0.5                       # hints × cards
     probed = links
-    if norms:
+    if norms is not None:
         known = Features((KNOWN_PHRASES,), {"phrases": phrases, **{n.name: n for n in norms}})
         probed = known.board(cards)[..., 0] > 0.5
     legal = np.ones(links.shape, dtype=bool)
@@ -271,14 +272,13 @@ def phrase_probe(model: PeopleModel, phrases: Weights, norms: Sequence[Weights] 
 
 def probes(model: PeopleModel, readings: Mapping[str, Weights]
            ) -> dict[str, tuple[float, list[tuple[str, str, str]]]]:
-    """The phrase probe on every phrase, and on the phrases a person knows when the norms are at
-    hand; none without the phrases matrix."""
+    """The phrase probe on every phrase, and on the phrases a person knows by the norms at hand;
+    none without the phrases matrix."""
     if "phrases" not in readings:
         return {}
-    found = {"every phrase": phrase_probe(model, readings["phrases"])}
-    if norms := [readings[n] for n in NORMS if n in readings]:
-        found["phrases a person knows"] = phrase_probe(model, readings["phrases"], norms)
-    return found
+    norms = [readings[n] for n in NORMS if n in readings]
+    return {"every phrase": phrase_probe(model, readings["phrases"]),
+            "phrases a person knows": phrase_probe(model, readings["phrases"], norms)}
 
 
 def record_checksum(sources: Path) -> str:
@@ -297,18 +297,25 @@ def readings_at_hand(sources: Path) -> dict:
     return {w.name: w for w in (weights, *partners)}
 
 
+def played_with(readings: Mapping[str, Weights], names: Sequence[str]) -> dict[str, Weights]:
+    """The matrices at hand that a variant of `names` plays with: its own and no others. The
+    embedded variant plays where no norms are, so its phrases a person knows are fitted without
+    them even when the sources hold them."""
+    return {name: w for name, w in readings.items() if name in matrices_needed(names)}
+
+
 def cross_validated_people(turns: Sequence[Turn], readings: Mapping[str, Weights],
                            signals: Mapping[str, float] = SIGNALS) -> Iterator[tuple[str, Callable]]:
     """(variant, the model of people that reads a turn: fitted without the turn's game) for
     every variant the matrices allow."""
     for name, names in VARIANTS.items():
         try:
-            features = Features(names, readings)
+            features = Features(names, played_with(readings, names))
         except KeyError:
             continue
         fold, betas, _ = fold_fits(turns, turn_values(turns, features), signals,
                                    lower=lower_bounds(names))
-        models = [PeopleModel(Fit(name, tuple(names), tuple(beta)), readings) for beta in betas]
+        models = [PeopleModel(Fit(name, tuple(names), tuple(beta)), features.readings) for beta in betas]
         of_row = {turn.row: models[f] for turn, f in zip(turns, fold, strict=True)}
         yield name, lambda turn, of_row=of_row: of_row[turn.row]
 
@@ -324,7 +331,7 @@ def fit_variants(sources: Path, signals: Mapping[str, float],
     out, report = [], []
     for name, names in variants.items():
         try:
-            features = Features(names, readings)
+            features = Features(names, played_with(readings, names))
         except KeyError as missing:
             say(f"{name}: skipped, {missing.args[0]}")
             continue
@@ -345,7 +352,8 @@ def fit_variants(sources: Path, signals: Mapping[str, float],
         say(f"{name}: experts {', '.join(experts)}")
         fitted = Fit(name, tuple(names), tuple(float(b) for b in beta), l2, about, experts, lapse, flat)
         out.append(fitted.to_json())
-        report.append(Fitted(fitted, rates, held, probes(PeopleModel(fitted, readings), readings)))
+        report.append(Fitted(fitted, rates, held, probes(PeopleModel(fitted, features.readings),
+                                                         features.readings)))
     return {"source": "people playing Codenames Duet: SALT-NLP/codenames, data/, validation split "
                       "(Shaikh et al., 2023); coefficients only, fitted by lab/evaluation/people_fit.py",
             "signals": dict(signals), "record_sha256": record_checksum(sources), "variants": out,
@@ -375,7 +383,7 @@ def add_experts(sources: Path, path: Path, signals: Mapping[str, float]) -> None
     model = json.loads(path.read_text(encoding="utf-8"))
     for variant in model["variants"]:
         names = variant["features"]
-        values = turn_values(turns, Features(names, readings))
+        values = turn_values(turns, Features(names, played_with(readings, names)))
         variant["experts"] = {f: [round(c, 6) for c in beta] for f, beta in
                               fit_experts(turns, values, names, signals, lower_bounds(names)).items()}
         print(f"{variant['name']}: experts {', '.join(variant['experts'])}", flush=True)
