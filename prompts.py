@@ -46,6 +46,8 @@ EMPTY_AGENT = "Type a word from the board, 'pass' or 'help'."
 # What people type for each command; a leading slash ('/pass') makes any of them a command.
 COMMANDS = {"help": "help", "?": "help", "rules": "help", "board": "board", "pass": "pass",
             "stop": "pass", "end": "pass", "quit": "quit", "exit": "quit", "q": "quit"}
+# What each command does, where a card's word is a command too ("/board to see the board").
+DOES = {"help": "read the help", "board": "see the board", "pass": "pass", "quit": "quit the game"}
 
 
 def ask_hint(terminal: Terminal, prompt: str, board: Board, help_text: str,
@@ -114,7 +116,7 @@ def card_or_command(terminal: Terminal, word: str) -> bool:
     name = COMMANDS[word]
     while True:
         answer = read_line(terminal, f"{word.upper()} is a card on the board: type card to turn it "
-                                     f"over, or /{name} to {name}> ")
+                                     f"over, or /{name} to {DOES[name]}> ")
         if answer in (name, f"/{name}"):
             return False
         if answer in ("card", word):

@@ -126,6 +126,8 @@ def test_a_card_called_like_a_command_is_turned_over_only_when_the_person_says_s
                              "Make at least one guess before you pass."]
     board.reveal("pass", RED)
     assert agent.guess(game, Hint("ocean", 2), 1) == "board"      # '/board' shows; 'board' asks
+    assert "BOARD is a card on the board: type card to turn it over, or /board to see the board> " \
+        in terminal.prompts
     board.reveal("board", RED)
     assert agent.guess(game, Hint("ocean", 2), 2) is None          # both turned over: plain commands
     assert terminal.shown == [False, False, False, False]          # start, '/board', 2 x 'board'
