@@ -95,6 +95,11 @@ VARIANTS = {
     # SBERT a reading of its own as well as a member of meaning's mean (FLYING 1 for WING, with
     # PLANE SBERT's first, game 772).
     "sbert_apart": {"apart": frozenset({"sbert"})},
+    # Every card of a hint for two or more among the hint's 3 or 4 nearest card words in meaning
+    # (not 5), or linked by the norms or a phrase: embedded games 801-806, where SBERT alone reads
+    # meaning, missed four second cards at its 5th (not kept: 0063).
+    "claimed3": {"claimed": 3},
+    "claimed4": {"claimed": 4},
 }
 RULE = tuple(f.name for f in fields(Rule))   # a variant's keys that change the sight's rule
 FOREIGN = ("mpnet", "glove")   # the foreign tier's greedy agents (lab/foreign/agent.py)
