@@ -100,6 +100,11 @@ VARIANTS = {
     # meaning, missed four second cards at its 5th (not kept: 0063).
     "claimed3": {"claimed": 3},
     "claimed4": {"claimed": 4},
+    # A partner who strays from the model of people more than people do (0064): the share of
+    # turns read at the flatter temperature, as a person's learnt `lapse` would set it.
+    "lapse30": {"lapse": 0.3},
+    "lapse50": {"lapse": 0.5},
+    "lapse90": {"lapse": 0.9},
 }
 RULE = tuple(f.name for f in fields(Rule))   # a variant's keys that change the sight's rule
 FOREIGN = ("mpnet", "glove")   # the foreign tier's greedy agents (lab/foreign/agent.py)
