@@ -13,7 +13,7 @@ from models.agents import Agent, GreedyAgent, ThresholdAgent
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain
 from models.expected import FOR_PEOPLE, CaptainSettings, ExpectedCaptain
 from models.people import PeopleAgent, PeopleModel, PeopleReading
-from models.person import Person
+from models.person import LAPSE_STEP, Person
 from models.sight import Sight
 from models.situation import HintChoice
 from models.weights import Weights
@@ -39,13 +39,16 @@ class PersonCaptain:
 
     def __init__(self, person: Person, plan: Callable[[Weights | None], ExpectedCaptain]):
         self.person, self.plan = person, plan
-        self.reading = person.reader()
+        self.reading, self.lapse = person.reader(), person.model.lapse
         self.planning = plan(self.reading)   # the captain planning now
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
-        """The hint of the captain for the person's reading now, made again if it changed."""
-        if (reading := self.person.reader()) is not self.reading:
-            self.reading, self.planning = reading, self.plan(reading).carry_on(self.planning)
+        """The hint of the captain for the person's reading now, made again if it changed (the
+        matrix they read by, or how often they stray from their model of people)."""
+        reading, lapse = self.person.reader(), self.person.model.lapse
+        if reading is not self.reading or abs(lapse - self.lapse) >= LAPSE_STEP:
+            self.reading, self.lapse = reading, lapse
+            self.planning = self.plan(reading).carry_on(self.planning)
         return self.planning.give_hint(board, team, given)
 
     def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
@@ -117,7 +120,7 @@ class AI:
         if not isinstance(reading, PeopleModel):
             return strategy(reading, (), alone, settings=settings, sight=self.sight_of(reading), **options)
         people = PeopleReading(self.weights, reading)
-        settings = replace(settings, lapse=reading.fit.lapse, flat=reading.fit.flat)
+        settings = replace(settings, lapse=reading.lapse, flat=reading.flat)
         return strategy(people, [people], alone, settings=settings, sight=self.sight, **options)
 
     def sight_of(self, reader: Weights) -> Sight:

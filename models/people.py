@@ -278,6 +278,9 @@ class PeopleModel:
         self.fit = fit
         self.features = Features(fit.features, readings)
         self.coefficients = np.asarray(fit.coefficients, dtype=np.float32)
+        # How often picks stray to the flatter reading: people's (`Fit.lapse`), or one person's
+        # as the AI learns them (models/person.py sets both in place, as the coefficients).
+        self.lapse, self.flat = fit.lapse, fit.flat
 
     @classmethod
     def of(cls, readings: Mapping[str, Weights] | Sequence[Weights], fits: Sequence[Fit] | None = None
@@ -329,8 +332,8 @@ class PeopleModel:
 
     def strayed(self, logits: np.ndarray) -> np.ndarray:
         """Chances from the model's logits, with the picks people make where it is surest of
-        another (`Fit.lapse`)."""
-        return strayed(logits, self.fit.lapse, self.fit.flat)
+        another (`lapse`)."""
+        return strayed(logits, self.lapse, self.flat)
 
 
 # The captain simulates a reader as a softmax of its rows over its temperature: a reading's rows
@@ -388,8 +391,11 @@ class PeopleAgent(Agent):
         return self.chances(column).max() < self.stop_below
 
     def chances(self, column: np.ndarray) -> np.ndarray:
-        """The model's chances from a reading's column (its logits times PEOPLE_TEMPERATURE)."""
-        return self.model.strayed(column.astype(np.float64) / PEOPLE_TEMPERATURE)
+        """The model's chances from a reading's column (its logits times PEOPLE_TEMPERATURE), as
+        people stray (`Fit.lapse`): how often one person strays when guessing says nothing of the
+        cards their own clue meant."""
+        fit = self.model.fit
+        return strayed(column.astype(np.float64) / PEOPLE_TEMPERATURE, fit.lapse, fit.flat)
 
     def bonus(self, board: Board, team: Color) -> str | None:
         words = board.unrevealed_words()

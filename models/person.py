@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from models.chances import softmax
+from models.chances import softmax, strayed
 from models.likelihood import FREQUENCY, Choices, fit, monotone_bounds, negative_log_likelihood, scales
 from models.people import READINGS, PeopleModel, parse_feature
 from models.weights import Weights
@@ -72,6 +72,12 @@ SWITCH_MARGIN, SWITCH_PICKS, SHARP = 8.0, 10, 1.0
 # better than the model of people (a Bayes factor of 20): a search over 10,000 hints finds any
 # odd coefficient that a few choices barely support (0048).
 TRUST_MARGIN = 3.0
+# How often this person's picks stray to the flatter reading (`PeopleModel.lapse`): the posterior
+# mode, people's own lapse the prior, worth this many picks, and never below it: a partner who
+# strays more than people do gets hints whose cards are harder to miss, and one who strays less
+# gets none bolder than a person would (decision 0064). The captain is made again when it moves
+# this much.
+LAPSE_PRIOR, LAPSE_STEP, MOST_LAPSE = 20.0, 0.05, 0.95
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
 NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
@@ -278,9 +284,11 @@ class Person:
         words = list(choice.face_down)
         rows = np.stack([reader.hint_row(choice.clue, words) for reader in self.readers.values()])
         self.heard.append(rank_log_chances(rows.astype(float), choice))
-        logits = self.values[-1] @ self.prior   # the fitted model's own chances, its strays too
-        self.prior_heard.append(sum(float(np.log(self.model.strayed(logits[left])[int(left[:k].sum())]))
-                                    for left, k in choice.events()))
+        logits = self.values[-1] @ self.prior   # the fitted model's own chances, people's strays too
+        fit = self.model.fit
+        self.prior_heard.append(sum(
+            float(np.log(strayed(logits[left], fit.lapse, fit.flat)[int(left[:k].sum())]))
+            for left, k in choice.events()))
 
     def reader_evidence(self) -> dict[str, tuple[float, float]]:
         """Each raw reader's log-likelihood of this person's picks over the temperatures (their
@@ -316,8 +324,45 @@ class Person:
         return choice_data(self.values, self.choices)
 
     def use(self) -> None:
-        """Read the person by what was learnt once it foresees them clearly better than the prior."""
+        """Read the person by what was learnt once it foresees them clearly better than the prior,
+        and as straying from it as their picks say (`strays`)."""
         self.model.coefficients = np.asarray(self.learnt if self.trusted else self.prior, np.float32)
+        self.model.lapse = self.strays()
+
+    def strays(self) -> float:
+        """How often this person's picks stray to the flatter reading of the model they are read
+        by: the posterior mode over their picks, people's lapse the prior (`LAPSE_PRIOR` picks'
+        worth), never below it."""
+        fitted, flat = self.model.fit.lapse, self.model.fit.flat
+        rows, chosen = self.pick_logits()
+        if not len(rows):
+            return fitted
+        from scipy.optimize import minimize_scalar
+
+        sharp, loose = softmax(rows, axis=1)[np.arange(len(rows)), chosen], \
+            softmax(flat * rows, axis=1)[np.arange(len(rows)), chosen]
+        a, b = LAPSE_PRIOR * fitted, LAPSE_PRIOR * (1 - fitted)   # a Beta prior at people's lapse
+
+        def loss(lapse: float) -> float:
+            return -(np.log((1 - lapse) * sharp + lapse * loose).sum()
+                     + (a - 1) * np.log(lapse) + (b - 1) * np.log(1 - lapse))
+
+        return float(minimize_scalar(loss, bounds=(fitted, MOST_LAPSE), method="bounded").x)
+
+    def pick_logits(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every pick of this person's, read by their model now: the logits over the cards still
+        face down (padded with -inf), picks × cards, and the card picked."""
+        width = max((len(c.face_down) for c in self.choices), default=0)
+        rows, chosen = [], []
+        for choice, values in zip(self.choices, self.values, strict=True):
+            if choice.kind != PICKS:
+                continue
+            logits = values @ self.model.coefficients
+            for left, k in choice.events():
+                rows.append(np.pad(np.where(left, logits, -np.inf), (0, width - len(left)),
+                                   constant_values=-np.inf))
+                chosen.append(k)
+        return np.array(rows, dtype=float).reshape(len(rows), width), np.array(chosen, dtype=int)
 
     @property
     def trusted(self) -> bool:
@@ -392,6 +437,10 @@ class Person:
         if (reader := self.reader()) is not None:
             lines.append(f"You read its hints by {READER_SAID.get(reader.name, reader.name)}: "
                          "it plans its hints for that reading.")
+        if self.model.lapse >= self.model.fit.lapse + LAPSE_STEP:
+            lines.append(f"You go elsewhere than people would more often ({100 * self.model.lapse:.0f}% of "
+                         f"your picks, against {100 * self.model.fit.lapse:.0f}%): it gives you hints "
+                         "that are harder to miss.")
         if not self.trusted:
             return lines if reader is not None else [*lines, UNSURE]
         for family, ratio in sorted(self.leanings().items(), key=lambda item: -item[1]):

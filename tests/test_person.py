@@ -3,6 +3,8 @@ says it has learnt, and the listener that teaches it during a game."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from helpers import ScriptedAgent, ScriptedCaptain
@@ -294,3 +296,61 @@ def test_a_switch_within_a_game_plans_the_next_hint_for_the_reader():
     assert captain.planning is not first and captain.planning.weights is person.reader()
     assert first.aims and all(captain.planning.aims[card] >= n for card, n in first.aims.items())
     assert first.missed_sets <= captain.planning.missed_sets
+
+
+STRAYING = replace(FIT, lapse=0.1, flat=0.3)   # people stray to a flatter reading one pick in ten
+
+
+def picks_of(model: PeopleModel, draw: np.random.Generator, count: int, stray: float) -> list[Choice]:
+    """Picks sampled from the model of people's own chances, and `stray` of them at random."""
+    out = []
+    for _ in range(count):
+        clue, face_down = int(draw.integers(len(CLUES))), draw.choice(len(CARDS), 12, replace=False)
+        words = [CARDS[k] for k in face_down]
+        chances = model.chances(CLUES[clue], words)
+        pick = draw.choice(len(words)) if draw.random() < stray else draw.choice(len(words), p=chances)
+        out.append(Choice(CLUES[clue], tuple(words), (words[int(pick)],)))
+    return out
+
+
+def test_a_partner_who_strays_more_than_people_is_learnt_and_planned_for() -> None:
+    # The experts learner keeps each reading's coefficients: only the lapse can say the partner
+    # strays. (Bayes, once trusted, says it by flatter coefficients: 8 to 1.6 on SBERT here.)
+    model = PeopleModel(STRAYING, readings())
+    person = Person(model, Experts())
+    assert person.model.lapse == STRAYING.lapse          # no picks yet: as people stray
+    for choice in picks_of(model, np.random.default_rng(7), 80, stray=0.6):
+        person.observe(choice)
+    assert person.model.lapse > 0.35, person.model.lapse
+    assert model.lapse == STRAYING.lapse                  # the shared model is never changed
+    assert any("harder to miss" in line for line in person.describe())
+    ai = AI(readings()["sbert"], partners=[readings()["association"]])
+    captain = ai.captain(alone=True, person=person)
+    assert captain.planning.settings.lapse == person.model.lapse
+
+
+def test_a_partner_who_strays_as_people_do_or_less_is_read_as_people_are() -> None:
+    model = PeopleModel(STRAYING, readings())
+    alike = Person(model, Bayes(), picks_of(model, np.random.default_rng(8), 80, stray=0.0))
+    assert STRAYING.lapse <= alike.model.lapse < STRAYING.lapse + 0.05
+    best = []   # a partner who always takes the model's first card: never read as surer than people
+    for choice in picks_of(model, np.random.default_rng(9), 40, stray=0.0):
+        logits = model.logits([choice.clue], list(choice.face_down))[0]
+        best.append(Choice(choice.clue, choice.face_down, (choice.face_down[int(np.argmax(logits))],)))
+    assert Person(model, Bayes(), best).model.lapse == pytest.approx(STRAYING.lapse, abs=1e-3)
+
+
+def test_the_captain_is_made_again_when_the_person_strays_more() -> None:
+    sbert = Weights("sbert", SPOKEN, CARDS, MEANING)   # hints a person's captain may give
+    norms = Weights("association", SPOKEN, CARDS, NORMS, backoff=sbert)
+    ai = AI(sbert, partners=[norms])
+    person = Person(PeopleModel(STRAYING, {"sbert": sbert, "association": norms}), Bayes())
+    captain = ai.captain(alone=True, person=person)
+    first = captain.planning
+    colours = [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7 + [ASSASSIN]
+    board = Board([Card(w, c) for w, c in zip(CARDS[:25], colours, strict=True)], RED)
+    captain.give_hint(board, RED)
+    assert captain.planning is first                      # nothing learnt: the same captain
+    person.model.lapse += 0.2
+    captain.give_hint(board, RED)
+    assert captain.planning is not first and captain.planning.settings.lapse == person.model.lapse
