@@ -339,8 +339,8 @@ class Person:
             return fitted
         from scipy.optimize import minimize_scalar
 
-        sharp, loose = softmax(rows, axis=1)[np.arange(len(rows)), chosen], \
-            softmax(flat * rows, axis=1)[np.arange(len(rows)), chosen]
+        picked = np.arange(len(rows)), chosen
+        sharp, loose = softmax(rows, axis=1)[picked], softmax(flat * rows, axis=1)[picked]
         a, b = LAPSE_PRIOR * fitted, LAPSE_PRIOR * (1 - fitted)   # a Beta prior at people's lapse
 
         def loss(lapse: float) -> float:
