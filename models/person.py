@@ -78,6 +78,7 @@ TRUST_MARGIN = 3.0
 # gets none bolder than a person would (decision 0064). The captain is made again when it moves
 # this much.
 LAPSE_PRIOR, LAPSE_STEP, MOST_LAPSE = 20.0, 0.05, 0.95
+LAPSE_GRID = 256   # the lapses `Person.strays` weighs, from people's to `MOST_LAPSE`
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
 NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
@@ -335,19 +336,16 @@ class Person:
         worth), never below it."""
         fitted, flat = self.model.fit.lapse, self.model.fit.flat
         rows, chosen = self.pick_logits()
-        if not len(rows):
+        if not len(rows) or fitted <= 0:   # a model that never strays: the prior's mass is at zero
             return fitted
-        from scipy.optimize import minimize_scalar
-
         picked = np.arange(len(rows)), chosen
         sharp, loose = softmax(rows, axis=1)[picked], softmax(flat * rows, axis=1)[picked]
         a, b = LAPSE_PRIOR * fitted, LAPSE_PRIOR * (1 - fitted)   # a Beta prior at people's lapse
-
-        def loss(lapse: float) -> float:
-            return -(np.log((1 - lapse) * sharp + lapse * loose).sum()
-                     + (a - 1) * np.log(lapse) + (b - 1) * np.log(1 - lapse))
-
-        return float(minimize_scalar(loss, bounds=(fitted, MOST_LAPSE), method="bounded").x)
+        # Every lapse on a fine grid at once: no optimiser to import when a profile is taken up.
+        lapses = np.linspace(fitted, MOST_LAPSE, LAPSE_GRID)
+        posterior = (np.log((1 - lapses[:, None]) * sharp + lapses[:, None] * loose).sum(axis=1)
+                     + (a - 1) * np.log(lapses) + (b - 1) * np.log(1 - lapses))
+        return float(lapses[np.argmax(posterior)])
 
     def pick_logits(self) -> tuple[np.ndarray, np.ndarray]:
         """Every pick of this person's, read by their model now: the logits over the cards still
