@@ -122,8 +122,18 @@ def test_closed_compounds_split_in_words_of_the_lists_and_are_committed() -> Non
     assert list(splits("hammerhead", {"hammer", "head", "ham"})) == [("hammer", "head")]
     assert list(splits("blockage", {"block", "age"})) == []        # a word and its ending
     compounds = set(read_compounds())
-    assert {("hammer", "head"), ("bed", "rock"), ("foot", "ball")} <= compounds
+    assert {("hammer", "head"), ("bed", "rock"), ("foot", "ball"), ("fog", "horn")} <= compounds
     assert not {("car", "pet"), ("sea", "son"), ("bill", "ion")} & compounds
+    assert not {("pat", "rick"), ("lance", "lot"), ("vase", "line")} & compounds   # names
+
+
+def test_a_name_is_no_compound() -> None:
+    from initializers.compounds import names
+    from initializers.phrases import wordnet_folder
+
+    found = names(wordnet_folder())
+    assert {"patrick", "lancelot", "vaseline"} <= found
+    assert not {"foghorn", "hammerhead", "bedrock"} & found
 
 
 def test_the_phrases_matrix_holds_compounds_in_either_order() -> None:
