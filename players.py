@@ -87,9 +87,19 @@ class Learning:
             self.turned.append((event.word, event.color))
         elif isinstance(event, TurnEnded) and event.hint is not None and self.face_down:
             if event.side in self.guessing:
-                self.person.observe(Choice(event.hint.word, self.face_down, tuple(w for w, _ in self.turned)))
+                meant = event.choice.targets if event.choice is not None else ()
+                self.person.observe(Choice(event.hint.word, self.face_down, tuple(w for w, _ in self.turned),
+                                           meant=tuple(w for w in meant if w in self.face_down),
+                                           stopped=self.stopped(event)))
             elif event.side in self.giving:
                 self.given.append(GivenHint(event.hint, self.face_down, tuple(self.turned)))
+
+    def stopped(self, event: TurnEnded) -> bool:
+        """Whether the person ended the turn themselves, every card they turned their own, short of
+        the count and the game not over."""
+        own = all(color == event.side for _, color in self.turned)
+        count = event.hint.count
+        return bool(self.turned) and own and not event.final and bool(count) and len(self.turned) < count
 
     def meant(self, given: GivenHint, cards: Sequence[str]) -> None:
         """Learn that the person meant `cards` by a hint they gave (ValueError: not among the

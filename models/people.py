@@ -233,6 +233,9 @@ class Fit:
     # follow `flat` times the logits (fitted on held-out clicks, `models.chances.strayed`).
     lapse: float = 0.0
     flat: float = 1.0
+    # Where a guesser stops short of the count: sigmoid(a + b · log p), p the model's chance of
+    # the card meant left (`models.likelihood.Stops`); None: their stops teach nothing.
+    stop: tuple[float, float] | None = None
 
     @property
     def readings(self) -> frozenset[str]:
@@ -244,14 +247,16 @@ class Fit:
                 "coefficients": [round(c, 6) for c in self.coefficients], "l2": self.l2,
                 "about": self.about,
                 "experts": {f: [round(c, 6) for c in beta] for f, beta in self.experts.items()},
-                "lapse": round(self.lapse, 4), "flat": round(self.flat, 4)}
+                "lapse": round(self.lapse, 4), "flat": round(self.flat, 4),
+                **({} if self.stop is None else {"stop": [round(v, 4) for v in self.stop]})}
 
     @classmethod
     def from_json(cls, data: Mapping) -> Fit:
         return cls(data["name"], tuple(data["features"]), tuple(map(float, data["coefficients"])),
                    float(data.get("l2", 0.0)), data.get("about", ""),
                    {f: tuple(map(float, beta)) for f, beta in data.get("experts", {}).items()},
-                   float(data.get("lapse", 0.0)), float(data.get("flat", 1.0)))
+                   float(data.get("lapse", 0.0)), float(data.get("flat", 1.0)),
+                   None if data.get("stop") is None else (float(data["stop"][0]), float(data["stop"][1])))
 
 
 def load_fits(path: Path = PEOPLE_PATH) -> list[Fit]:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from models.chances import softmax, strayed
-from models.likelihood import FREQUENCY, Choices, fit, monotone_bounds, negative_log_likelihood, scales
+from models.likelihood import FREQUENCY, Choices, Stops, fit, monotone_bounds, negative_log_likelihood, scales
 from models.people import READINGS, PeopleModel, parse_feature
 from models.weights import Weights
 
@@ -104,18 +104,21 @@ class Choice:
     """One choice a person made: for `clue`, among `face_down`, the cards `chosen` in order.
 
     `kind` PICKS: they read the clue and turned these over one after another, each among the
-    cards still face down. TARGETS: they gave the clue meaning these, each chosen over the cards
-    it was not meant for."""
+    cards still face down; the clue `meant` these (its count is theirs), and they `stopped`
+    themselves, a card it meant still face down. TARGETS: they gave the clue meaning these,
+    each chosen over the cards it was not meant for."""
 
     clue: str
     face_down: tuple[str, ...]
     chosen: tuple[str, ...]
     kind: str = PICKS
+    meant: tuple[str, ...] = ()
+    stopped: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in (PICKS, TARGETS):
             raise ValueError(f"unknown kind of choice {self.kind!r}")
-        if stray := [w for w in self.chosen if w not in self.face_down]:
+        if stray := [w for w in (*self.chosen, *self.meant) if w not in self.face_down]:
             raise ValueError(f"{', '.join(stray)} not among the cards face down")
 
     def events(self) -> list[tuple[np.ndarray, int]]:
@@ -132,34 +135,65 @@ class Choice:
                 left[k] = False
         return out
 
+    def stop_chances(self) -> list[tuple[np.ndarray, np.ndarray, bool]]:
+        """(cards left, cards meant among them, whether they stopped) for each time they could have
+        stopped short of the count: after each pick that another followed, or that they stopped at,
+        with a card meant still face down and the count not reached."""
+        if self.kind != PICKS or not self.meant:
+            return []
+        index = {w: k for k, w in enumerate(self.face_down)}
+        left, meant = np.ones(len(self.face_down), dtype=bool), np.zeros(len(self.face_down), dtype=bool)
+        meant[[index[w] for w in self.meant]] = True
+        out = []
+        for k, word in enumerate(self.chosen):
+            left[index[word]] = False
+            last = k + 1 == len(self.chosen)
+            if k + 1 >= len(self.meant) or not (meant & left).any() or (last and not self.stopped):
+                break
+            out.append((left.copy(), meant & left, last))
+        return out
+
     def to_json(self) -> dict:
         return {"clue": self.clue, "face_down": list(self.face_down), "chosen": list(self.chosen),
-                "kind": self.kind}
+                "kind": self.kind, **({"meant": list(self.meant)} if self.meant else {}),
+                **({"stopped": True} if self.stopped else {})}
 
     @classmethod
     def from_json(cls, data: Any) -> Choice:
         """A choice from its JSON; ValueError when a field is missing or of another type (a bare
         string would pass for a list of letters)."""
         words = isinstance(data, Mapping) and all(
-            isinstance(data.get(key), list) and all(isinstance(w, str) for w in data[key])
-            for key in ("face_down", "chosen"))
-        if not (words and isinstance(data.get("clue"), str) and isinstance(data.get("kind", ""), str)):
+            isinstance(data.get(key, []), list) and all(isinstance(w, str) for w in data.get(key, []))
+            for key in ("face_down", "chosen", "meant")) and "face_down" in data and "chosen" in data
+        if not (words and isinstance(data.get("clue"), str) and isinstance(data.get("kind", ""), str)
+                and isinstance(data.get("stopped", False), bool)):
             raise ValueError("not a choice: a clue, the cards face down and those chosen")
-        return cls(data["clue"], tuple(data["face_down"]), tuple(data["chosen"]), data.get("kind", PICKS))
+        return cls(data["clue"], tuple(data["face_down"]), tuple(data["chosen"]), data.get("kind", PICKS),
+                   tuple(data.get("meant", ())), data.get("stopped", False))
 
 
-def choice_data(values: Sequence[np.ndarray], choices: Sequence[Choice]) -> Choices:
-    """The events of `choices` (each its own board, its values cards × features) for the likelihood."""
+def choice_data(values: Sequence[np.ndarray], choices: Sequence[Choice],
+                stop: tuple[float, float] | None = None) -> Choices:
+    """The events of `choices` (each its own board, its values cards × features) for the likelihood,
+    and where they could have stopped, read by the law `stop` (`Fit.stop`; none when None)."""
     width = max(len(c.face_down) for c in choices)
     padded = np.zeros((len(choices), width, values[0].shape[-1]))
     boards, lefts, chosen = [], [], []
+    chances: list[tuple[int, np.ndarray, np.ndarray, bool]] = []
     for b, (value, choice) in enumerate(zip(values, choices, strict=True)):
         padded[b, :len(value)] = value
         for left, k in choice.events():
             boards.append(b), chosen.append(k)
             lefts.append(np.pad(left, (0, width - len(left))))
+        if stop is not None:
+            chances += [(b, np.pad(left, (0, width - len(left))), np.pad(meant, (0, width - len(meant))),
+                         stopped) for left, meant, stopped in choice.stop_chances()]
+    stops = None
+    if chances:
+        board, left, meant, stopped = zip(*chances, strict=True)
+        stops = Stops(np.array(board, dtype=int), np.array(left), np.array(meant), np.array(stopped), stop)
     return Choices(padded, np.array(boards, dtype=int), np.array(lefts, dtype=bool).reshape(-1, width),
-                   np.array(chosen, dtype=int), np.ones(len(chosen)))
+                   np.array(chosen, dtype=int), np.ones(len(chosen)), stops)
 
 
 def rank_log_chances(rows: np.ndarray, choice: Choice) -> np.ndarray:
@@ -192,7 +226,7 @@ class Bayes:
         if not len(data.chosen):
             return prior
         scale = scales(data.values[data.board][data.left])
-        standard = Choices(data.values / scale, data.board, data.left, data.chosen, data.weight)
+        standard = data.scaled(scale)
         # Bounds of zero or none are the same in any unit; the last fit is a good start.
         return fit(standard, self.strength, monotone_bounds(model.features.names), prior * scale,
                    None if start is None else start * scale) / scale
@@ -261,7 +295,8 @@ class Person:
         """Learn from one more choice: the model reads this person with it from the next turn."""
         if not self.remember(choice):
             return
-        self.gain += self.foresight(self.learnt, choice_data(self.values[-1:], self.choices[-1:]))
+        self.gain += self.foresight(self.learnt, choice_data(self.values[-1:], self.choices[-1:],
+                                                             self.model.fit.stop))
         self.learnt = self.learner(self.model, self.prior, self.data(), self.learnt)
         self.use()
 
@@ -322,7 +357,7 @@ class Person:
                 - negative_log_likelihood(beta, data, 0.0)[0])
 
     def data(self) -> Choices:
-        return choice_data(self.values, self.choices)
+        return choice_data(self.values, self.choices, self.model.fit.stop)
 
     def use(self) -> None:
         """Read the person by what was learnt once it foresees them clearly better than the prior,

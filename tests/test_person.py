@@ -11,7 +11,7 @@ from helpers import ScriptedAgent, ScriptedCaptain
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Card
 from engine import Game, HintGiven, Team
-from model import AI, Hint, Weights
+from model import AI, Hint, HintChoice, Weights
 from models.agents import GreedyAgent
 from models.people import Fit, PeopleModel
 from models.person import (
@@ -354,3 +354,90 @@ def test_the_captain_is_made_again_when_the_person_strays_more() -> None:
     person.model.lapse += 0.2
     captain.give_hint(board, RED)
     assert captain.planning is not first and captain.planning.settings.lapse == person.model.lapse
+
+
+STOP = (-2.0, -0.45)   # people's law of stopping short, about as fitted on the Duet record
+
+
+def test_a_stop_short_of_the_count_is_a_chance_to_stop_taken() -> None:
+    face_down = CARDS[:6]
+    meant = (CARDS[0], CARDS[1], CARDS[2])
+    stopped = Choice(CLUES[0], face_down, (CARDS[0],), meant=meant, stopped=True)
+    [(left, targets, took)] = stopped.stop_chances()
+    assert took and not left[0] and targets.tolist() == [False, True, True, False, False, False]
+    went_on = Choice(CLUES[0], face_down, (CARDS[0], CARDS[3]), meant=meant)   # a wrong card ended it
+    assert [took for _, _, took in went_on.stop_chances()] == [False]
+    assert Choice(CLUES[0], face_down, (CARDS[0],), meant=meant).stop_chances() == []   # ended otherwise
+    both = Choice(CLUES[0], face_down, (CARDS[0], CARDS[1]), meant=meant[:2], stopped=True)
+    assert [took for _, _, took in both.stop_chances()] == [False]   # none once the count is reached
+    assert Choice.from_json(stopped.to_json()) == stopped
+    with pytest.raises(ValueError, match="not among"):
+        Choice(CLUES[0], face_down, (CARDS[0],), meant=(CARDS[30],))
+
+
+def test_the_likelihood_of_stops_has_the_gradient_it_says() -> None:
+    from models.likelihood import negative_log_likelihood
+    from models.person import choice_data
+
+    model = people()
+    draw = np.random.default_rng(3)
+    choices = []
+    for k in range(6):
+        face_down = tuple(CARDS[j] for j in draw.choice(len(CARDS), 10, replace=False))
+        choices.append(Choice(CLUES[k], face_down, face_down[:1 + k % 2], meant=face_down[:3],
+                              stopped=k % 3 == 0))
+    values = [model.features([c.clue], list(c.face_down))[0] for c in choices]
+    data = choice_data(values, choices, STOP)
+    assert data.stops is not None and data.stops.stopped.any() and not data.stops.stopped.all()
+    beta = np.array([3.0, 2.0, -0.5])
+    nll, gradient = negative_log_likelihood(beta, data, 0.0)
+    assert nll > negative_log_likelihood(beta, choice_data(values, choices), 0.0)[0]
+    step = 1e-6
+    numeric = [(negative_log_likelihood(beta + step * e, data, 0.0)[0] - nll) / step for e in np.eye(3)]
+    assert np.allclose(gradient, numeric, atol=1e-3)
+
+
+def test_a_partner_who_stops_short_of_a_card_learns_it_weaker() -> None:
+    """Stopping after the first card, the second card meant still face down, says they did not
+    see it: the learnt model gives such cards a lower chance than one who was never asked."""
+    model = replace(people().fit, stop=STOP)
+    base = PeopleModel(model, readings())
+    draw = np.random.default_rng(5)
+    choices = []
+    for _ in range(30):
+        clue, face_down = int(draw.integers(len(CLUES))), draw.choice(len(CARDS), 12, replace=False)
+        order = face_down[np.argsort(-MEANING[clue, face_down])]
+        choices.append(Choice(CLUES[clue], tuple(CARDS[k] for k in face_down), (CARDS[order[0]],),
+                              meant=(CARDS[order[0]], CARDS[order[1]]), stopped=True))
+    unasked = [replace(c, meant=(), stopped=False) for c in choices]
+
+    def second_chance(learnt: np.ndarray) -> float:
+        reader = PeopleModel(model, readings())
+        reader.coefficients = learnt.astype(np.float32)
+        return float(np.mean([reader.chances(c.clue, [w for w in c.face_down if w != c.chosen[0]])[
+            [w for w in c.face_down if w != c.chosen[0]].index(c.meant[1])] for c in choices]))
+
+    stopping, never_asked = Person(base, choices=choices), Person(base, choices=unasked)
+    assert stopping.data().stops is not None and never_asked.data().stops is None
+    assert second_chance(stopping.learnt) < second_chance(never_asked.learnt) - 0.02
+
+
+def test_a_pass_short_of_the_count_is_a_stop_in_the_game() -> None:
+    colours = [RED] * 9 + [BLUE] * 8 + [NEUTRAL] * 7
+    board = Board([Card(w, c) for w, c in zip(CARDS[:25], [*colours, ASSASSIN], strict=True)], RED)
+    person = Person(people())
+
+    class Meaning(ScriptedCaptain):
+        def give_hint(self, game: Game) -> HintChoice:
+            return replace(super().give_hint(game), targets=(CARDS[0], CARDS[1]))
+
+    teams = {RED: Team(RED, Meaning(Hint(CLUES[1], 2), Hint(CLUES[3], 2)),
+                       ScriptedAgent(CARDS[0], None, CARDS[2], CARDS[10])),
+             BLUE: Team(BLUE, ScriptedCaptain(Hint(CLUES[2], 1)), ScriptedAgent(CARDS[9], CARDS[20]))}
+    game = Game(board, teams, seed=0)
+    game.listeners.append(Learning(person, guessing={RED}, giving=set()))
+    for _ in range(3):
+        game.play_turn()
+    first, second = person.choices
+    assert first.stopped and first.meant == (CARDS[0], CARDS[1]) and first.chosen == (CARDS[0],)
+    assert not second.stopped and second.meant == (CARDS[1],)   # a bystander ended it

@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from lab.evaluation.human_duet import CLUE_FILE, GUESS_FILE, Turn, folder, read_turns
+from lab.evaluation.stop_law import stop_law
 from models.chances import strayed
 from models.likelihood import Choices, fit, monotone_bounds, negative_log_likelihood, scales
 from models.people import KNOWN_PHRASES, NORMS, PEOPLE_PATH, Features, Fit, PeopleModel, matrices_needed
@@ -338,6 +339,7 @@ def fit_variants(sources: Path, signals: Mapping[str, float],
         values, lower = turn_values(turns, features), lower_bounds(names)
         logits, penalties = cross_validated_logits(turns, values, signals, lower=lower)
         lapse, flat = fit_strays(turns, logits)
+        stop = stop_law(turns, logits)
         rates = first_pick_rates(turns, logits)
         held = calibration(turns, logits, held_out_strays(turns, logits))
         held["sharp"] = calibration(turns, logits)["log_likelihood"]
@@ -350,7 +352,8 @@ def fit_variants(sources: Path, signals: Mapping[str, float],
         say(f"{name}: {about}; penalties chosen {penalties}")
         experts = fit_experts(turns, values, names, signals, lower)
         say(f"{name}: experts {', '.join(experts)}")
-        fitted = Fit(name, tuple(names), tuple(float(b) for b in beta), l2, about, experts, lapse, flat)
+        fitted = Fit(name, tuple(names), tuple(float(b) for b in beta), l2, about, experts, lapse, flat,
+                     stop)
         out.append(fitted.to_json())
         report.append(Fitted(fitted, rates, held, probes(PeopleModel(fitted, features.readings),
                                                          features.readings)))
@@ -415,6 +418,10 @@ def markdown(fitted: Sequence[Fitted], command: str) -> str:
                   f"a click over {held['clicks']} clicks (a uniform guess: {held['uniform']:.3f}; the "
                   f"logits' softmax alone: {held['sharp']:.3f}); {100 * f.fit.lapse:.0f}% of clicks read "
                   f"at {f.fit.flat:.2f} of the logits' sharpness (`Fit.lapse`)"]
+        if f.fit.stop is not None:
+            a, b = f.fit.stop
+            lines.append(f"- where a guesser stops short of the count (`Fit.stop`, lab/evaluation/stops.py): "
+                         f"sigmoid({a:.2f} {b:+.2f} log p), p the held-out chance of the card meant left")
         for probed, (share, missed) in f.probes.items():
             sample = ", ".join(f"{c.upper()}→{p.upper()} (took {m.upper()})" for c, p, m in missed[:8])
             lines.append(f"- phrase and compound probe, {probed}: the partner first in "
