@@ -86,21 +86,30 @@ def negative_log_likelihood(beta: np.ndarray, data: Choices, l2: float,
 def stops_negative_log_likelihood(beta: np.ndarray, values: np.ndarray, stops: Stops
                                   ) -> tuple[float, np.ndarray]:
     """The negative log-likelihood of where a guesser stopped and went on (`Stops`), and its gradient."""
-    x = values[stops.board]                                       # (S, C, F)
-    logits = np.where(stops.left, x @ beta, -np.inf)
-    top = logits.max(axis=1, keepdims=True)
-    chances = np.exp(logits - top)
-    chances /= chances.sum(axis=1, keepdims=True)
-    meant = np.where(stops.meant, logits, -np.inf).argmax(axis=1)
-    rows = np.arange(len(meant))
-    log_chance = np.log(np.maximum(chances[rows, meant], 1e-300))
-    a, b = stops.law
-    z = a + b * log_chance
+    z, chances, meant, x = stop_logits(beta, values, stops)
     nll = -(np.where(stops.stopped, z, 0.0) - np.logaddexp(0.0, z)).sum()
     # d nll / dz = sigmoid(z) - stopped; d log p / d beta = x_meant - E[x]
     dz = 1.0 / (1.0 + np.exp(-z)) - stops.stopped
-    dlog = x[rows, meant] - np.einsum("sc,scf->sf", chances, x)
-    return float(nll), (dz * b) @ dlog
+    dlog = x[np.arange(len(meant)), meant] - np.einsum("sc,scf->sf", chances, x)
+    return float(nll), (dz * stops.law[1]) @ dlog
+
+
+def stop_chances(beta: np.ndarray, values: np.ndarray, stops: Stops) -> np.ndarray:
+    """Each chance to stop's chance that the guesser takes it, by the law and `beta`."""
+    return 1.0 / (1.0 + np.exp(-stop_logits(beta, values, stops)[0]))
+
+
+def stop_logits(beta: np.ndarray, values: np.ndarray, stops: Stops
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each chance to stop's logit by the law, the chances of the cards left, the card meant
+    whose chance it reads, and the cards' features: (S,), (S, C), (S,), (S, C, F)."""
+    x = values[stops.board]
+    logits = np.where(stops.left, x @ beta, -np.inf)
+    chances = np.exp(logits - logits.max(axis=1, keepdims=True))
+    chances /= chances.sum(axis=1, keepdims=True)
+    meant = np.where(stops.meant, logits, -np.inf).argmax(axis=1)
+    log_chance = np.log(np.maximum(chances[np.arange(len(meant)), meant], 1e-300))
+    return stops.law[0] + stops.law[1] * log_chance, chances, meant, x
 
 
 def fit(data: Choices, l2: float, lower: np.ndarray | None = None,

@@ -33,7 +33,16 @@ from typing import Any
 import numpy as np
 
 from models.chances import softmax, strayed
-from models.likelihood import FREQUENCY, Choices, Stops, fit, monotone_bounds, negative_log_likelihood, scales
+from models.likelihood import (
+    FREQUENCY,
+    Choices,
+    Stops,
+    fit,
+    monotone_bounds,
+    negative_log_likelihood,
+    scales,
+    stop_chances,
+)
 from models.people import READINGS, PeopleModel, parse_feature
 from models.weights import Weights
 
@@ -79,6 +88,7 @@ TRUST_MARGIN = 3.0
 # this much.
 LAPSE_PRIOR, LAPSE_STEP, MOST_LAPSE = 20.0, 0.05, 0.95
 LAPSE_GRID = 256   # the lapses `Person.strays` weighs, from people's to `MOST_LAPSE`
+STOP_CHANCES = 5   # `Person.describe` says how often a person stops short after this many chances
 PICKS, TARGETS = "picks", "targets"
 KEPT = 400   # the choices a person's file keeps, the latest: the model moves with the person
 NOTHING_YET = "Nothing yet: the AI reads you as it reads people on average."
@@ -382,6 +392,16 @@ class Person:
                      + (a - 1) * np.log(lapses) + (b - 1) * np.log(1 - lapses))
         return float(lapses[np.argmax(posterior)])
 
+    def stopping(self) -> tuple[int, int, float] | None:
+        """How often this person stopped short of a hint's count, a card it meant still face
+        down: (times, chances, how many times people would, by the model of people), once they
+        have had `STOP_CHANCES` chances; else None."""
+        stops = self.data().stops if self.choices else None
+        if stops is None or len(stops.board) < STOP_CHANCES:
+            return None
+        expected = stop_chances(self.prior, self.data().values, stops).sum()
+        return int(stops.stopped.sum()), len(stops.board), float(expected)
+
     def pick_logits(self) -> tuple[np.ndarray, np.ndarray]:
         """Every pick of this person's, read by their model now: the logits over the cards still
         face down (padded with -inf), picks × cards, and the card picked."""
@@ -470,6 +490,10 @@ class Person:
         if (reader := self.reader()) is not None:
             lines.append(f"You read its hints by {READER_SAID.get(reader.name, reader.name)}: "
                          "it plans its hints for that reading.")
+        if (stopped := self.stopping()) is not None:
+            taken, chances, expected = stopped
+            lines.append(f"You stopped short of its count at {taken} of {chances} chances, where people "
+                         f"would at about {expected:.0f}: it reads a card you left as one you did not see.")
         if self.model.lapse >= self.model.fit.lapse + LAPSE_STEP:
             lines.append(f"You go elsewhere than people would more often ({100 * self.model.lapse:.0f}% of "
                          f"your picks, against {100 * self.model.fit.lapse:.0f}%): it gives you hints "

@@ -420,6 +420,9 @@ def test_a_partner_who_stops_short_of_a_card_learns_it_weaker() -> None:
     stopping, never_asked = Person(base, choices=choices), Person(base, choices=unasked)
     assert stopping.data().stops is not None and never_asked.data().stops is None
     assert second_chance(stopping.learnt) < second_chance(never_asked.learnt) - 0.02
+    said = [line for line in stopping.describe() if "stopped short" in line]
+    assert len(said) == 1 and "at 30 of 30 chances" in said[0]
+    assert not [line for line in never_asked.describe() if "stopped short" in line]
 
 
 def test_a_pass_short_of_the_count_is_a_stop_in_the_game() -> None:
