@@ -5,7 +5,8 @@ phrase with it is (initializers/phrases.py). The compounds come from WordNet 3.0
 lemmas (the `wn` package ships its files), split in two everyday words; a split counts only when
 the whole is a word people use and means something of its parts, so that CAR + PET (carpet) or
 SEA + SON (season) do not, and is no name (PAT + RICK, LANCE + LOT, VASE + LINE). The list is
-made once, with wordfreq and SBERT, and committed as data/compounds_en.txt (made from PyPI packages only):
+made once, with wordfreq and SBERT, and committed as data/compounds_en.txt (made from PyPI
+packages only):
 
     python -m initializers.compounds
 """
