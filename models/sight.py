@@ -55,6 +55,12 @@ NEAR = 0.75
 # 11th), STAGE 1st of REACTION's (21st), WORM 4th of CRUEL's (12th), CARPET 6th of TOILET's (12th):
 # cards a person missed in the playtests (reports/playtest.md, decision 0054).
 VOUCH = {"sbert": 10}
+# ... and at least this near by its own measure (SBERT's cosine): where no card word is near a
+# hint, its nearest are still far (HIGHWAY: MAZE 0.38, CANOE 0.37, RANCH 0.30). Of the cards only
+# meaning brought to mind as a hint's second or third, I missed every one under 0.35 (JUNGLE →
+# CACTUS 0.29, DIESEL → DRAIN 0.32, BELL → HAMMER 0.29) and saw one in three from 0.35 to 0.4
+# (playtests 701-792, decision 0068).
+FLOOR = {"sbert": 0.35}
 # The norms whose weakest links are one person's answer (the EAT's; USF lists only answers two
 # people gave): there a link brings a card to mind only above this many times the weakest, for
 # one person of a hundred (FLOWER → ROBE, MARK → SEAL) is nobody's first thought.
@@ -88,6 +94,7 @@ class Rule:
     times its matrix's weakest link a link of each norms matrix named must be to link them
     (`LONE`); `vouch`: among how many of the hint's nearest card words each reading of meaning
     named must put a card only meaning brings to mind for it to be a first thought (`VOUCH`);
+    `floor`: the least link each reading of meaning named must give such a card too (`FLOOR`);
     `broad`: the families whose links make no card a rival of a target, only too near if it loses
     the game (the lab's; none: 0057); `claimed`: how near each card of a hint for two or more must
     be, a first thought (`CLEAR_RANK`, vouched), or None for evoked only (before 0058); `apart`: the
@@ -99,6 +106,7 @@ class Rule:
     evoked: int = EVOKED_RANK
     lone: Mapping[str, float] = field(default_factory=lambda: dict(LONE))
     vouch: Mapping[str, int] = field(default_factory=lambda: dict(VOUCH))
+    floor: Mapping[str, float] = field(default_factory=lambda: dict(FLOOR))
     broad: frozenset[str] = frozenset()
     claimed: int | None = CLEAR_RANK
     apart: frozenset[str] = frozenset()
@@ -277,7 +285,8 @@ class Sight:
 
     def vouched(self, words: Sequence[str], hints: np.ndarray) -> np.ndarray:
         """Hints × `words`: whether each reading of meaning that `Rule.vouch` names puts the card
-        among the hint's that many nearest card words (true where none is at hand)."""
+        among the hint's that many nearest card words, and each that `Rule.floor` names links
+        them at least that much (true where none is at hand)."""
         def compute() -> np.ndarray:
             found = np.ones((len(hints), len(words)), dtype=bool)
             pool = self.pool(words)
@@ -285,6 +294,8 @@ class Sight:
                 if member.name in self.rule.vouch:
                     ranks = card_ranks(self.rows(member, pool, hints), len(words))
                     found &= ranks < self.rule.vouch[member.name]
+                if member.name in self.rule.floor:
+                    found &= self.rows(member, words, hints) >= self.rule.floor[member.name]
             return found
 
         return self.remembered("vouched", words, hints, compute)

@@ -15,7 +15,7 @@ from models.sight import CLEAR_RANK, NEAR, Sight
 HINTS = ("sea", "gas", "salt")
 WORDS = ("wave", "fish", "giant", "flame", "bank")
 SBERT = np.array([[0.6, 0.5, 0.0, 0.1, 0.2],
-                  [0.1, 0.0, 0.3, 0.7, 0.1],
+                  [0.1, 0.0, 0.4, 0.7, 0.1],
                   [0.5, 0.45, 0.0, 0.0, 0.1]], np.float32)
 NORMS = np.array([[0.3, 0.0, 0.0, 0.0, 0.1],      # SEA: people say WAVE, then BANK; never FISH
                   [0.0, 0.0, 0.0, 0.2, 0.0],
@@ -84,7 +84,10 @@ def test_a_margin_lets_a_dense_family_put_another_card_that_near_above_a_target(
     for margin in (0.0, 0.5):
         counts = sight().changed(margin=margin).counts(WORDS, np.array([2]), order, mask)[0]
         assert counts.tolist() == [True, False]
+    # BANK at SBERT's 0.1 is under the floor of a first thought (`Rule.floor`): no margin helps.
     assert sight().changed(margin=0.8).counts(WORDS, np.array([2]), order, mask)[0].tolist() \
+        == [True, False]
+    assert sight().changed(margin=0.8, floor={}).counts(WORDS, np.array([2]), order, mask)[0].tolist() \
         == [True, True]
 
 
@@ -271,10 +274,29 @@ def test_a_first_thought_only_meaning_brings_is_vouched_for_by_sbert() -> None:
     words = ["lever", "bait"]
     assert seen.evoked(words, np.array([0]), within=CLEAR_RANK)[0].tolist() == [True, True]
     assert seen.evoked(words, np.array([0]), within=CLEAR_RANK, vouched=True)[0].tolist() == [False, True]
-    assert seen.changed(vouch={}).evoked(words, np.array([0]), within=CLEAR_RANK, vouched=True)[0].all()
+    assert seen.changed(vouch={}, floor={}).evoked(words, np.array([0]), within=CLEAR_RANK,
+                                                  vouched=True)[0].all()
     norms = Weights("association", ("hook",), pool, np.array([[0.05, 0.0, *[0.0] * 12]], np.float32))
     linked = Sight([*found, norms], cards=pool)
     assert linked.evoked(words, np.array([0]), within=CLEAR_RANK, vouched=True)[0].tolist() == [True, True]
+
+
+def test_a_first_thought_only_meaning_brings_is_near_by_sberts_own_measure_too() -> None:
+    # No card word is near HIGHWAY: MAZE and CANOE are SBERT's and fastText's first, at cosines
+    # of 0.38 and 0.30, and a person sees neither (game 792's HIGHWAY 3). Over the floor (0.35),
+    # MAZE is a first thought; CANOE is not, unless the norms link it.
+    filler = tuple(f"far{i}" for i in range(12))
+    pool = ("maze", "canoe", *filler)
+    sbert = np.array([[0.38, 0.30, *[0.2] * 12]], np.float32)
+    fasttext = np.array([[0.4, 0.39, *[0.1] * 12]], np.float32)
+    found = [Weights("sbert", ("highway",), pool, sbert), Weights("fasttext", ("highway",), pool, fasttext)]
+    words, hint = ["maze", "canoe"], np.array([0])
+    assert Sight(found, cards=pool).evoked(words, hint, within=CLEAR_RANK, vouched=True)[0].tolist() \
+        == [True, False]
+    assert Sight(found, cards=pool).changed(floor={"sbert": 0.4}).evoked(
+        words, hint, within=CLEAR_RANK, vouched=True)[0].tolist() == [False, False]
+    norms = Weights("association", ("highway",), pool, np.array([[0.0, 0.05, *[0.0] * 12]], np.float32))
+    assert Sight([*found, norms], cards=pool).evoked(words, hint, within=CLEAR_RANK, vouched=True)[0].all()
 
 
 def test_a_card_a_dictionary_links_beside_a_target_it_does_not_is_a_rival() -> None:

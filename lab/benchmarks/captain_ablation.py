@@ -100,6 +100,10 @@ VARIANTS = {
     # meaning, missed four second cards at its 5th (not kept: 0063).
     "claimed3": {"claimed": 3},
     "claimed4": {"claimed": 4},
+    # A first thought only meaning brings need not be near by SBERT's own cosine, or must be
+    # nearer (decision 0068: 0.35).
+    "floor0": {"floor": {}},
+    "floor40": {"floor": {"sbert": 0.4}},
     # A partner who strays from the model of people more than people do (0064): the share of
     # turns read at the flatter temperature, as a person's learnt `lapse` would set it.
     "lapse30": {"lapse": 0.3},
