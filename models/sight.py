@@ -57,9 +57,9 @@ NEAR = 0.75
 VOUCH = {"sbert": 10}
 # ... and at least this near by its own measure (SBERT's cosine): where no card word is near a
 # hint, its nearest are still far (HIGHWAY: MAZE 0.38, CANOE 0.37, RANCH 0.30). Of the cards only
-# meaning brought to mind as a hint's second or third, I missed every one under 0.35 (JUNGLE →
-# CACTUS 0.29, DIESEL → DRAIN 0.32, BELL → HAMMER 0.29) and saw one in three from 0.35 to 0.4
-# (playtests 701-792, decision 0068).
+# meaning linked in my playtests' hints for two or three (701-792), every one under 0.35 was in a
+# hint I did not see whole (JUNGLE → CACTUS 0.29, DIESEL → DRAIN 0.32, BELL → HAMMER 0.29), and
+# 4 of 14 from 0.35 to 0.4 were in one I did (decision 0068).
 FLOOR = {"sbert": 0.35}
 # The norms whose weakest links are one person's answer (the EAT's; USF lists only answers two
 # people gave): there a link brings a card to mind only above this many times the weakest, for
