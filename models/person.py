@@ -396,11 +396,11 @@ class Person:
         """How often this person stopped short of a hint's count, a card it meant still face
         down: (times, chances, how many times people would, by the model of people), once they
         have had `STOP_CHANCES` chances; else None."""
-        stops = self.data().stops if self.choices else None
-        if stops is None or len(stops.board) < STOP_CHANCES:
+        data = self.data() if self.choices else None
+        if data is None or data.stops is None or len(data.stops.board) < STOP_CHANCES:
             return None
-        expected = stop_chances(self.prior, self.data().values, stops).sum()
-        return int(stops.stopped.sum()), len(stops.board), float(expected)
+        expected = stop_chances(self.prior, data.values, data.stops).sum()
+        return int(data.stops.stopped.sum()), len(data.stops.board), float(expected)
 
     def pick_logits(self) -> tuple[np.ndarray, np.ndarray]:
         """Every pick of this person's, read by their model now: the logits over the cards still
