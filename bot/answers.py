@@ -127,7 +127,7 @@ class Bot:
         partner.meet(board)
         read = partner.read(board, team)
         choice = self.legal_choice(partner.captain(alone), board, team, given)
-        partner.gave(choice.hint, board, team, alone)
+        partner.gave(choice.hint, board, team, alone, choice.targets)
         return choice, read
 
     @staticmethod

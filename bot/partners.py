@@ -3,7 +3,8 @@ boards it is sent (models/person.py), and the game it is playing with them.
 
 A client never says what its player turned over. The board says it: the cards turned over
 since the last clue the bot gave a player, on the same board, are read as that player's picks
-for it (`partner_picks`; the rule is in docs/protocol.md).
+for it (`partner_picks`), and, with no opponent, whether they stopped short of its count
+(`partner_stopped`; the rules are in docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -27,12 +28,13 @@ PlayerID = str | int
 @dataclass(frozen=True)
 class Clue:
     """A clue the bot gave a player's team: the hint, the team, the cards face down when it was
-    given (in board order), and whether the team plays with no opponent (`alone`)."""
+    given (in board order), whether the team plays with no opponent (`alone`), and its targets."""
 
     hint: Hint
     team: Color
     face_down: tuple[str, ...]
     alone: bool
+    meant: tuple[str, ...] = ()   # the cards the bot's captain meant by it
 
 
 def partner_picks(clue: Clue, board: Board, chances: Sequence[float]) -> tuple[str, ...] | None:
@@ -58,6 +60,15 @@ def partner_picks(clue: Clue, board: Board, chances: Sequence[float]) -> tuple[s
     if own:
         return tuple(own)
     return tuple(turned) if len(turned) == 1 else ()
+
+
+def partner_stopped(clue: Clue, board: Board, picks: Sequence[str]) -> bool:
+    """Whether the player ended their turn for `clue` themselves, short of its count: told only
+    with no opponent, where every card turned over since is theirs (a miss would have ended the
+    turn; racing, the opponent's turn turns cards over too)."""
+    count = clue.hint.count
+    return (clue.alone and bool(picks) and bool(count) and len(picks) < count
+            and all(board.card(w).color is clue.team for w in picks))
 
 
 class Table:
@@ -117,13 +128,16 @@ class Partner:
             self.captains[clue.alone].observe(clue.hint.word, clue.face_down, picks)
         if not picks:
             return None
-        choice = Choice(clue.hint.word, clue.face_down, picks, PICKS)
+        choice = Choice(clue.hint.word, clue.face_down, picks, PICKS, meant=clue.meant,
+                        stopped=partner_stopped(clue, board, picks))
         self.person.observe(choice)
         return choice
 
-    def gave(self, hint: Hint, board: Board, team: Color, alone: bool) -> None:
-        """Remember the clue just given, to read the player's picks for it on the next board."""
-        self.last[team] = Clue(hint, team, tuple(board.unrevealed_words()), alone)
+    def gave(self, hint: Hint, board: Board, team: Color, alone: bool, meant: Sequence[str] = ()) -> None:
+        """Remember the clue just given (and the cards it `meant`), to read the player's picks for
+        it on the next board."""
+        face_down = tuple(board.unrevealed_words())
+        self.last[team] = Clue(hint, team, face_down, alone, tuple(w for w in meant if w in face_down))
 
 
 class Partners:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color
-from bot.partners import Clue, Partners, partner_picks
+from bot.partners import Clue, Partners, partner_picks, partner_stopped
 from common import board_words, hint_words
 from model import AI, FOR_PEOPLE, GreedyAgent, Hint, Weights, agent_plays, hint_problem
 from protocol import MAX_EXTRA_WORDS, Bot, forget_extra_words, serve
@@ -596,6 +596,30 @@ def test_a_players_picks_are_read_from_the_board(case):
     board = Board.from_key(SEA + OTHER, KEY, [w in turned for w in SEA + OTHER])
     assert partner_picks(CLUE, board, CHANCES) == racing
     assert partner_picks(replace(CLUE, alone=True), board, CHANCES) == alone
+
+
+def test_where_a_player_stopped_is_read_only_with_no_opponent():
+    board = Board.from_key(SEA + OTHER, KEY, [w == "whale" for w in SEA + OTHER])
+    alone = replace(CLUE, alone=True)
+    assert partner_stopped(alone, board, ("whale",))             # one own card of two, and no miss
+    assert not partner_stopped(CLUE, board, ("whale",))          # racing: a miss may have ended it
+    assert not partner_stopped(alone, board, ("whale", "ship"))  # the count reached
+    board.card("beach").revealed = True
+    assert not partner_stopped(alone, board, ("whale", "beach"))  # a miss ended it
+
+
+def test_a_player_who_stops_short_alone_is_learnt_to_have_left_a_card_unseen():
+    bot = Bot(topical())
+    board = Board.from_key(COMMON + RARE, ALONE_KEY)
+    first = bot.handle(clue_request(board, board.words, RED, alone=True, player="ann"))
+    assert first["count"] >= 2
+    board.card(first["targets"][0]).revealed = True   # one card, then she passes
+    second = bot.handle(clue_request(board, board.words, RED, alone=True, player="ann",
+                                     given=[first["clue"]]))
+    assert second["learnt"]["picks"] == [first["targets"][0]]
+    [choice] = bot.partners["ann"].person.choices
+    assert choice.stopped and set(choice.meant) == set(first["targets"])
+    assert [stopped for _, _, stopped in choice.stop_chances()] == [True]
 
 
 def test_the_players_kept_are_bounded_the_least_recently_heard_from_forgotten():
