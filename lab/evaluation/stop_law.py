@@ -11,27 +11,29 @@ from scipy.optimize import minimize
 from scipy.special import logsumexp
 
 from lab.evaluation.human_duet import Turn
+from model import PICKS, Choice
+
+
+def duet_choice(turn: Turn) -> Choice:
+    """A turn of the record as the game's `Choice`: the guesser's clicks, the giver's targets, and
+    whether the guesser stopped themselves (their last click right, short of the count)."""
+    wrong = set(turn.tan) | set(turn.black)
+    stopped = bool(turn.guesses) and turn.guesses[-1] not in wrong and len(turn.guesses) < len(turn.targets)
+    return Choice(turn.clue, turn.remaining, turn.guesses, PICKS,
+                  meant=tuple(t for t in turn.targets if t in turn.remaining), stopped=stopped)
 
 
 def chances_to_stop(turns: Sequence[Turn], logits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every chance a guesser had to stop short: whether they did, the log-sum-exp of the cards
-    left's logits, and the log-chance of the likeliest target left among them."""
+    """Every chance a guesser had to stop short (`Choice.stop_chances`, as the game reads them):
+    whether they did, the log-sum-exp of the cards left's logits, and the log-chance of the
+    likeliest target left among them."""
     stopped, strength, target = [], [], []
     for turn, row in zip(turns, logits, strict=True):
         row = row[:len(turn.remaining)]
-        left = np.ones(len(row), dtype=bool)
-        index = {w: k for k, w in enumerate(turn.remaining)}
-        for k, guess in enumerate(turn.guesses):
-            wrong = guess in turn.tan or guess in turn.black
-            left[index[guess]] = False
-            if wrong or k + 1 >= len(turn.targets):
-                break
-            aims = [index[t] for t in turn.targets if t in index and left[index[t]]]
-            if not aims:
-                break
-            stopped.append(k + 1 == len(turn.guesses))
+        for left, meant, took in duet_choice(turn).stop_chances():
+            stopped.append(took)
             strength.append(logsumexp(row[left]))
-            target.append(row[aims].max() - strength[-1])
+            target.append(row[meant].max() - strength[-1])
     return np.array(stopped), np.array(strength), np.array(target)
 
 
