@@ -61,6 +61,11 @@ VOUCH = {"sbert": 10}
 # hint I did not see whole (JUNGLE → CACTUS 0.29, DIESEL → DRAIN 0.32, BELL → HAMMER 0.29), and
 # 4 of 14 from 0.35 to 0.4 were in one I did (decision 0068).
 FLOOR = {"sbert": 0.35}
+# The readings of meaning whose own say, too, must keep a card that loses the game from the targets:
+# meaning's mean let fastText's strong link carry a target SBERT puts level with the assassin
+# (HORN for RAM, DUCK the assassin: SBERT 0.23 and 0.24; fastText 0.46 and 0.05). A person who
+# reads by meaning as SBERT does would take either (decision 0069).
+WARY = frozenset({"sbert"})
 # The norms whose weakest links are one person's answer (the EAT's; USF lists only answers two
 # people gave): there a link brings a card to mind only above this many times the weakest, for
 # one person of a hundred (FLOWER → ROBE, MARK → SEAL) is nobody's first thought.
@@ -98,7 +103,9 @@ class Rule:
     `broad`: the families whose links make no card a rival of a target, only too near if it loses
     the game (the lab's; none: 0057); `claimed`: how near each card of a hint for two or more must
     be, a first thought (`CLEAR_RANK`, vouched), or None for evoked only (before 0058); `apart`: the
-    members read as families of their own too (the lab's: SBERT beside meaning's mean, 0061)."""
+    members read as families of their own too (the lab's: SBERT beside meaning's mean, 0061);
+    `wary`: the members whose own reading, too, must weigh no losing card at `near` of the
+    weakest target (`WARY`)."""
 
     margin: float = 0.0
     own_rivals: bool = False
@@ -110,10 +117,11 @@ class Rule:
     broad: frozenset[str] = frozenset()
     claimed: int | None = CLEAR_RANK
     apart: frozenset[str] = frozenset()
+    wary: frozenset[str] = WARY
 
 
 # The numbers of the rule that neither `Sight.nearness` nor `Sight.vouched` reads.
-NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "broad", "claimed"})
+NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "broad", "claimed", "wary"})
 
 
 class Sight:
@@ -222,6 +230,14 @@ class Sight:
             if losing is not None and losing.any():
                 danger = family.reading[:, losing].max(axis=1, keepdims=True)
                 found[f"{family.name}:losing"] = (danger <= 0) | (danger < rule.near * weakest) | silent
+        if losing is not None and losing.any():
+            for name in sorted(rule.wary & self.matrices.keys()):
+                alone = self.reading(name, [self.matrices[name]], words, hints)
+                ranked = np.take_along_axis(alone.reading[:, own], order, axis=1)
+                weakest = np.minimum.accumulate(ranked, axis=1)
+                danger = alone.reading[:, losing].max(axis=1, keepdims=True)
+                found[f"{name}:losing"] = ((danger <= 0) | (danger < rule.near * weakest)
+                                           | ~alone.speaks[:, None])
         return found
 
     def known_phrases(self, words: Sequence[str], hints: np.ndarray,

@@ -63,6 +63,21 @@ def test_a_member_read_apart_may_block_a_target_its_family_sees() -> None:
         "meaning": True, "sbert": False}
 
 
+def test_a_wary_member_alone_may_keep_the_assassin_from_a_target() -> None:
+    # SALT 1 for FISH with WAVE the assassin: fastText puts FISH far first, and meaning's mean keeps
+    # WAVE under 0.75 of FISH; SBERT alone puts WAVE above it. Wary of SBERT (`Rule.wary`), the
+    # hint is refused (the default, `WARY`); WAVE a bystander, SBERT's reading does not matter.
+    fasttext = np.zeros_like(SBERT)
+    fasttext[2, WORDS.index("fish")], fasttext[2, WORDS.index("wave")] = 0.9, 0.1
+    meaning = Sight([Weights("sbert", HINTS, WORDS, SBERT), Weights("fasttext", HINTS, WORDS, fasttext)])
+    wary, trusting = meaning, meaning.changed(wary=frozenset())
+    assert reach(trusting, "salt", ["fish"], losing=["wave"]) == 1
+    assert reach(wary, "salt", ["fish"], losing=["wave"]) == 0
+    assert reach(wary, "salt", ["fish"], losing=["giant"]) == 1
+    assert "sbert:losing" not in wary.clauses(WORDS, np.array([2]), np.zeros((1, 1), int),
+                                              np.isin(WORDS, ["fish"]))
+
+
 def test_an_own_card_not_meant_is_no_rival_but_any_other_card_is() -> None:
     # WAVE, FISH and BANK are own cards; the norms put BANK above FISH. A person who takes BANK
     # second for SEA 2 (WAVE, FISH) still finds an own card, so every count is seen; the strict

@@ -103,6 +103,10 @@ VARIANTS = {
     # A first thought only meaning brings need not be near by SBERT's own cosine, or must be
     # nearer (decision 0068: 0.35).
     "floor0": {"floor": {}},
+    # SBERT's own reading need not keep the assassin from the targets too, or fastText's must as
+    # well (decision 0069: SBERT's must).
+    "not_wary": {"wary": frozenset()},
+    "wary_both": {"wary": frozenset({"sbert", "fasttext"})},
     "floor40": {"floor": {"sbert": 0.4}},
     # A partner who strays from the model of people more than people do (0064): the share of
     # turns read at the flatter temperature, as a person's learnt `lapse` would set it.
@@ -170,6 +174,7 @@ def main(argv: list[str]) -> int:
                 else human_models.fit_guesser(name, args.sources) for name in args.agents.split(",")}
     judge = Sight(weights)   # every matrix loaded, as the tier's judge
     old_fits = load_fits(args.old_fits) if args.old_fits else None
+    first: list[bool] | None = None   # the first variant's wins, game by game
     for name in args.variants.split(","):
         started, games = time.perf_counter(), []
         for guesser in guessers.values():
@@ -190,6 +195,13 @@ def main(argv: list[str]) -> int:
               f"hints on a win {np.mean([len(g.hints) for g in games if g.won]):.2f} "
               f"seen {sight['seen']:.2f} lures {sight['lures_assassin']:.1f}/{sight['lures_other']:.1f} "
               f"{given} counts 1..3 {counts.tolist()} ({time.perf_counter() - started:.0f} s)", flush=True)
+        won = [g.won for g in games]
+        if first is None:
+            first = won
+        else:   # the same boards and guessers: only the games the two decide apart tell them apart
+            here = sum(w > f for w, f in zip(won, first, strict=True))
+            there = sum(f > w for w, f in zip(won, first, strict=True))
+            print(f"{'':9s} against the first: won only here {here}, only there {there}", flush=True)
     return 0
 
 
