@@ -71,6 +71,8 @@ VARIANTS = {
     "near50_cost2x": {"near": 0.5, "assassin_cost": 16.0, "endgame_assassin_cost": 24.0},
     # SBERT and fastText each a reading of its own, not one averaged reading of meaning.
     "split": {"families": SPLIT},
+    # Meaning read by SBERT alone: fastText, trained here on a small corpus, differs build by build.
+    "sbert_meaning": {"families": {**FAMILIES, "meaning": ("sbert",)}},
     "split_near50": {"families": SPLIT, "near": 0.5},
     "split_near50_cost2x": {"families": SPLIT, "near": 0.5, "assassin_cost": 16.0,
                             "endgame_assassin_cost": 24.0},
