@@ -228,17 +228,21 @@ class Sight:
                     above = weakest > rest - rule.margin if family.dense else weakest >= rest
                     found[f"{family.name}:{name}"] = np.broadcast_to(above | silent, shape)
             if losing is not None and losing.any():
-                danger = family.reading[:, losing].max(axis=1, keepdims=True)
-                found[f"{family.name}:losing"] = (danger <= 0) | (danger < rule.near * weakest) | silent
+                found[f"{family.name}:losing"] = self.far(family, order, own, losing)
         if losing is not None and losing.any():
             for name in sorted(rule.wary & self.matrices.keys()):
                 alone = self.reading(name, [self.matrices[name]], words, hints)
-                ranked = np.take_along_axis(alone.reading[:, own], order, axis=1)
-                weakest = np.minimum.accumulate(ranked, axis=1)
-                danger = alone.reading[:, losing].max(axis=1, keepdims=True)
-                found[f"{name}:losing"] = ((danger <= 0) | (danger < rule.near * weakest)
-                                           | ~alone.speaks[:, None])
+                found[f"{name}:losing"] = self.far(alone, order, own, losing)
         return found
+
+    def far(self, family: Family, order: np.ndarray, own: np.ndarray, losing: np.ndarray) -> np.ndarray:
+        """Hints × own cards (count k in column k-1): whether the family weighs every card that
+        loses (`losing`) under `Rule.near` of the weakest of the first k targets, taken in `order`
+        (true where it is silent, or has no link to them)."""
+        ranked = np.take_along_axis(family.reading[:, own], order, axis=1)
+        weakest = np.minimum.accumulate(ranked, axis=1)
+        danger = family.reading[:, losing].max(axis=1, keepdims=True)
+        return (danger <= 0) | (danger < self.rule.near * weakest) | ~family.speaks[:, None]
 
     def known_phrases(self, words: Sequence[str], hints: np.ndarray,
                       said: Sequence[np.ndarray] | None = None) -> np.ndarray:
