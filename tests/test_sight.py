@@ -276,17 +276,26 @@ def test_a_compound_of_the_list_is_a_phrase_a_person_knows() -> None:
     assert known.tolist() == [[True, False], [False, False]]
 
 
+def meaning_of(hint: str, words: list[str], sbert: tuple, fasttext: tuple,
+               others: int = 12) -> tuple[list[Weights], tuple[str, ...]]:
+    """SBERT and fastText for one hint over its two `words` and `others` filler card words: each
+    reading gives the two words' links, then one link shared by every filler word."""
+    pool = (*words, *(f"other{i}" for i in range(others)))
+
+    def row(links: tuple) -> np.ndarray:
+        return np.array([[*links[:2], *[links[2]] * others]], np.float32)
+
+    return [Weights("sbert", (hint,), pool, row(sbert)),
+            Weights("fasttext", (hint,), pool, row(fasttext))], pool
+
+
 def test_a_first_thought_only_meaning_brings_is_vouched_for_by_sbert() -> None:
     # fastText puts LEVER first for HOOK and SBERT puts twelve card words above it: the meaning
     # family's mean still has it second, but no person takes it first (HOOK 3, game 738). BAIT is
     # near in both. With the norms linking HOOK and LEVER, it is a first thought again.
-    filler = tuple(f"near{i}" for i in range(12))
-    pool = ("lever", "bait", *filler)
-    sbert = np.array([[0.3, 0.9, *[0.5] * 12]], np.float32)
-    fasttext = np.array([[0.9, 0.8, *[0.1] * 12]], np.float32)
-    found = [Weights("sbert", ("hook",), pool, sbert), Weights("fasttext", ("hook",), pool, fasttext)]
-    seen = Sight(found, cards=pool)
     words = ["lever", "bait"]
+    found, pool = meaning_of("hook", words, sbert=(0.3, 0.9, 0.5), fasttext=(0.9, 0.8, 0.1))
+    seen = Sight(found, cards=pool)
     assert seen.evoked(words, np.array([0]), within=CLEAR_RANK)[0].tolist() == [True, True]
     assert seen.evoked(words, np.array([0]), within=CLEAR_RANK, vouched=True)[0].tolist() == [False, True]
     assert seen.changed(vouch={}, floor={}).evoked(words, np.array([0]), within=CLEAR_RANK,
@@ -300,12 +309,8 @@ def test_a_first_thought_only_meaning_brings_is_near_by_sberts_own_measure_too()
     # No card word is near HIGHWAY: MAZE and CANOE are SBERT's and fastText's first, at cosines
     # of 0.38 and 0.30, and a person sees neither (game 792's HIGHWAY 3). Over the floor (0.35),
     # MAZE is a first thought; CANOE is not, unless the norms link it.
-    filler = tuple(f"far{i}" for i in range(12))
-    pool = ("maze", "canoe", *filler)
-    sbert = np.array([[0.38, 0.30, *[0.2] * 12]], np.float32)
-    fasttext = np.array([[0.4, 0.39, *[0.1] * 12]], np.float32)
-    found = [Weights("sbert", ("highway",), pool, sbert), Weights("fasttext", ("highway",), pool, fasttext)]
     words, hint = ["maze", "canoe"], np.array([0])
+    found, pool = meaning_of("highway", words, sbert=(0.38, 0.30, 0.2), fasttext=(0.4, 0.39, 0.1))
     assert Sight(found, cards=pool).evoked(words, hint, within=CLEAR_RANK, vouched=True)[0].tolist() \
         == [True, False]
     assert Sight(found, cards=pool).changed(floor={"sbert": 0.4}).evoked(
