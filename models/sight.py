@@ -105,7 +105,8 @@ class Rule:
     be, a first thought (`CLEAR_RANK`, vouched), or None for evoked only (before 0058); `apart`: the
     members read as families of their own too (the lab's: SBERT beside meaning's mean, 0061);
     `wary`: the members whose own reading, too, must weigh no losing card at `near` of the
-    weakest target (`WARY`)."""
+    weakest target (`WARY`); `ground`: the least link each reading of meaning named must give a
+    card only meaning brings to mind for it to be evoked at all, whatever the count."""
 
     margin: float = 0.0
     own_rivals: bool = False
@@ -118,10 +119,12 @@ class Rule:
     claimed: int | None = CLEAR_RANK
     apart: frozenset[str] = frozenset()
     wary: frozenset[str] = WARY
+    ground: Mapping[str, float] = field(default_factory=dict)
 
 
 # The numbers of the rule that neither `Sight.nearness` nor `Sight.vouched` reads.
-NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "broad", "claimed", "wary"})
+NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "broad", "claimed", "wary",
+                            "ground"})
 
 
 class Sight:
@@ -204,7 +207,7 @@ class Sight:
             return {}
         families = self.families(words, hints)
         rule = self.rule
-        evoked = self.evoked(words, hints, families, within=rule.evoked)[:, own]
+        evoked = self.evoked(words, hints, families, within=rule.evoked, least=rule.ground)[:, own]
         evoked = np.take_along_axis(evoked, order, axis=1)
         found = {"evoked": np.logical_and.accumulate(evoked, axis=1)}
         if rule.claimed is not None:
@@ -269,17 +272,29 @@ class Sight:
 
     def evoked(self, words: Sequence[str], hints: np.ndarray,
                families: Sequence[Family] | None = None, within: int = EVOKED_RANK,
-               vouched: bool = False) -> np.ndarray:
+               vouched: bool = False, least: Mapping[str, float] | None = None) -> np.ndarray:
         """Hints × `words`: whether the hint brings the card to mind whatever the board
         (among its `within` nearest card words in meaning, or linked by the norms or a phrase);
         with `vouched`, a card only meaning brings to mind must be near in each reading
-        `Rule.vouch` names too (a first thought); `families`, the board's readings when they
-        are at hand already."""
+        `Rule.vouch` names too (a first thought); with `least`, linked at least that much by
+        each reading of meaning it names; `families`, the board's readings when they are at
+        hand already."""
         linked, rank = self.nearness(words, hints, families)
         near = rank < within
         if vouched:
             near &= self.vouched(words, hints)
+        if least:
+            near &= self.at_least(words, hints, least)
         return linked | near
+
+    def at_least(self, words: Sequence[str], hints: np.ndarray, least: Mapping[str, float]) -> np.ndarray:
+        """Hints × `words`: whether each reading of meaning that `least` names links the hint and
+        the card at least that much (true where none is at hand)."""
+        found = np.ones((len(hints), len(words)), dtype=bool)
+        for member in self.members.get(MEANING, []):
+            if member.name in least:
+                found &= self.rows(member, words, hints) >= least[member.name]
+        return found
 
     def first_thoughts(self, words: Sequence[str], hints: np.ndarray, order: np.ndarray,
                        own: np.ndarray, within: int = CLEAR_RANK,
@@ -308,14 +323,12 @@ class Sight:
         among the hint's that many nearest card words, and each that `Rule.floor` names links
         them at least that much (true where none is at hand)."""
         def compute() -> np.ndarray:
-            found = np.ones((len(hints), len(words)), dtype=bool)
+            found = self.at_least(words, hints, self.rule.floor)
             pool = self.pool(words)
             for member in self.members.get(MEANING, []):
                 if member.name in self.rule.vouch:
                     ranks = card_ranks(self.rows(member, pool, hints), len(words))
                     found &= ranks < self.rule.vouch[member.name]
-                if member.name in self.rule.floor:
-                    found &= self.rows(member, words, hints) >= self.rule.floor[member.name]
             return found
 
         return self.remembered("vouched", words, hints, compute)

@@ -319,6 +319,22 @@ def test_a_first_thought_only_meaning_brings_is_near_by_sberts_own_measure_too()
     assert Sight([*found, norms], cards=pool).evoked(words, hint, within=CLEAR_RANK, vouched=True)[0].all()
 
 
+def test_a_ground_asks_a_hint_for_one_card_for_sberts_cosine_too() -> None:
+    # HIGHWAY 1 for CANOE (0.30), MAZE a bystander: CANOE is evoked by rank alone, and the floor
+    # asks nothing of a hint for one card. The lab's `ground` asks it of every count (decision 0070).
+    words, hint = ["canoe", "maze"], np.array([0])
+    found, pool = meaning_of("highway", words, sbert=(0.30, 0.2, 0.1), fasttext=(0.4, 0.3, 0.1))
+    own, order = np.array([True, False, *[False] * 12]), np.array([[0]])
+
+    def counts(seen: Sight) -> list[bool]:
+        return seen.counts(pool, hint, order, own)[0].tolist()
+
+    assert counts(Sight(found, cards=pool)) == [True]
+    assert counts(Sight(found, cards=pool).changed(ground={"sbert": 0.35})) == [False]
+    norms = Weights("association", ("highway",), pool, np.array([[0.05, *[0.0] * 13]], np.float32))
+    assert counts(Sight([*found, norms], cards=pool).changed(ground={"sbert": 0.35})) == [True]
+
+
 def test_a_card_a_dictionary_links_beside_a_target_it_does_not_is_a_rival() -> None:
     # FISH 1 for CRAB with RAY the assassin (game 749): SBERT puts CRAB far above RAY, but a ray
     # is a fish, and a person took it. MUSIC 2 for HARP and EAR (game 748): a person took STRING,

@@ -61,6 +61,7 @@ VARIANTS = {
     "bonus50": {"count_bonus": 0.5},
     "no_commonness": {"commonness": 0.0},
     "commonness10": {"commonness": 0.10},
+    "commonness08": {"commonness": 0.08},
     "margin05": {"margin": 0.05},   # a dense family may put another card 0.05 above a target
     # The assassin further from the targets in every family (the sight's `Rule.near`), or dearer.
     "near60": {"near": 0.6},
@@ -110,6 +111,9 @@ VARIANTS = {
     "not_wary": {"wary": frozenset()},
     "wary_both": {"wary": frozenset({"sbert", "fasttext"})},
     "floor40": {"floor": {"sbert": 0.4}},
+    # a card only meaning evokes is near by SBERT's cosine for a hint for one too, not only for two
+    "ground35": {"ground": {"sbert": 0.35}},
+    "ground40": {"ground": {"sbert": 0.4}},
     # A partner who strays from the model of people more than people do (0064): the share of
     # turns read at the flatter temperature, as a person's learnt `lapse` would set it.
     "lapse30": {"lapse": 0.3},
