@@ -30,7 +30,9 @@ class Agent:
     """Reads a hint's column over the face-down cards and picks cards.
 
     With probability `chance` it takes the best card, otherwise it samples a
-    softmax of the weights (`chance=1` is greedy). It makes `count` guesses;
+    softmax of the weights (`chance=1` is greedy), over its `among` likeliest cards when
+    that is set (a person who strays takes a card the hint brings to mind, not any card). It
+    makes `count` guesses;
     with 0 or unlimited, it goes on while the best card weighs at least
     `threshold`. With `memory`, it spends the bonus guess on an earlier hint
     whose targets are still face down, when one card stands out for it.
@@ -44,8 +46,8 @@ class Agent:
 
     def __init__(self, weights: Weights, partners: Sequence[Weights] = (), *, chance: float = 0.9,
                  temperature: float = 0.05, threshold: float = 0.3, memory: bool = True,
-                 confidence: float = 0.45, lead: float = 0.1):
-        self.weights, self.chance = weights, chance
+                 confidence: float = 0.45, lead: float = 0.1, among: int | None = None):
+        self.weights, self.chance, self.among = weights, chance, among
         self.temperature, self.threshold = temperature, threshold
         self.memory, self.confidence, self.lead = memory, confidence, lead
         self.remembered: list[Memory] = []
@@ -77,7 +79,11 @@ class Agent:
         best = int(column.argmax())
         if self.chance >= 1 or rng.random() < self.chance:
             return words[best]
-        return words[int(rng.choice(len(words), p=softmax(column / self.temperature)))]
+        chances = softmax(column / self.temperature)
+        if self.among is not None and self.among < len(words):
+            chances[np.argsort(-column, kind="stable")[self.among:]] = 0.0
+            chances /= chances.sum()
+        return words[int(rng.choice(len(words), p=chances))]
 
     def bonus(self, board: Board, team: Color) -> str | None:
         """A card for an earlier, unfinished hint, when it stands out clearly."""

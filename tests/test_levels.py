@@ -67,6 +67,19 @@ def test_an_easier_level_strays_from_its_best_card_more_often():
     assert shares[0] < shares[1] < shares[2] or shares[0] < shares[1] == shares[2] == 1.0, shares
 
 
+def test_an_opponent_that_strays_takes_a_card_the_hint_brings_to_mind_not_any_card():
+    # OCEAN weighs the board's cards from 1 down to 0: a level's agent strays, but only among its
+    # likeliest cards (PUSH 1 for BUTTON once took SCHOOL, the assassin, far down its reading).
+    board = dealt_board(TEST_OFFSET)
+    weights = Weights("sharp", ("ocean",), tuple(board.words),
+                      np.linspace(1.0, 0.0, len(board.words), dtype=np.float32)[None, :])
+    ai = AI(weights)
+    for level in LEVELS.values():
+        rng = np.random.default_rng(0)
+        picks = {ai.agent(level).guess(board, Hint("ocean", 1), 0, rng) for _ in range(300)}
+        assert len(picks) > 1 and picks <= set(board.words[:level.among]), (level.name, picks)
+
+
 def your_hints(ai: AI, level: str, boards: range, hints_a_board: int = 4) -> list[tuple]:
     """The hints the AI captain of a person's team (players.make_team's `ai:human`) gives at `level`,
     each board played down by its targets: (hint, the model of people's chances of the face-down
