@@ -208,7 +208,7 @@ LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("easy", max_count=1, chance=0.0, spread=50.0, among=5, your_captain=ONE_CLEAR_CARD,
           theirs="gives one card a hint, and its guesses often go astray",
           yours="gives one clear card a hint"),
-    Level("normal", max_count=2, chance=0.0, spread=12.0, among=5,
+    Level("normal", max_count=2, chance=0.0, spread=6.0, among=5,
           theirs="gives up to two cards a hint, guessing as a person might, at times astray",
           yours="plays whole"),
     Level("hard", max_count=2, chance=0.0, spread=2.0, among=5,
