@@ -50,13 +50,17 @@ def temporary_beside(path: Path) -> Iterator[Path]:
     path.parent.mkdir(parents=True, exist_ok=True)
     sweep_temporaries(path.parent)
     fd, name = tempfile.mkstemp(prefix=temporary_prefix(f".{path.name}"), suffix=".tmp", dir=path.parent)
-    temporary = Path(name)
+    # Nothing that calls Python code comes between mkstemp and the try: a Ctrl-C is raised at such
+    # a call (Path(name) was one), and would leave the temporary behind.
     try:
-        os.fchmod(fd, 0o666 & ~_UMASK)   # the mode open() gives; mkstemp's 0600 hid reports and caches
-        os.close(fd)
-        yield temporary
+        try:
+            os.fchmod(fd, 0o666 & ~_UMASK)   # the mode open() gives; mkstemp's 0600 hid reports and caches
+        finally:
+            os.close(fd)
+        yield Path(name)
     finally:
-        temporary.unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)
 
 
 def sweep_temporaries(folder: Path) -> list[Path]:
