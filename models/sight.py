@@ -102,7 +102,8 @@ class Rule:
     `floor`: the least link each reading of meaning named must give such a card too (`FLOOR`);
     `broad`: the families whose links make no card a rival of a target, only too near if it loses
     the game (the lab's; none: 0057); `claimed`: how near each card of a hint for two or more must
-    be, a first thought (`CLEAR_RANK`, vouched), or None for evoked only (before 0058); `apart`: the
+    be, a first thought (`CLEAR_RANK`, vouched), or None for evoked only (before 0058);
+    `claimed_from`: the least count whose every card must be so (1: a hint for one too); `apart`: the
     members read as families of their own too (the lab's: SBERT beside meaning's mean, 0061);
     `wary`: the members whose own reading, too, must weigh no losing card at `near` of the
     weakest target (`WARY`); `ground`: the least link each reading of meaning named must give a
@@ -117,14 +118,15 @@ class Rule:
     floor: Mapping[str, float] = field(default_factory=lambda: dict(FLOOR))
     broad: frozenset[str] = frozenset()
     claimed: int | None = CLEAR_RANK
+    claimed_from: int = 2
     apart: frozenset[str] = frozenset()
     wary: frozenset[str] = WARY
     ground: Mapping[str, float] = field(default_factory=dict)
 
 
 # The numbers of the rule that neither `Sight.nearness` nor `Sight.vouched` reads.
-NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "broad", "claimed", "wary",
-                            "ground"})
+NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "broad", "claimed",
+                            "claimed_from", "wary", "ground"})
 
 
 class Sight:
@@ -212,7 +214,7 @@ class Sight:
         found = {"evoked": np.logical_and.accumulate(evoked, axis=1)}
         if rule.claimed is not None:
             first = self.first_thoughts(words, hints, order, own, rule.claimed, families)
-            first[:, 0] = True   # one card need only be evoked
+            first[:, :rule.claimed_from - 1] = True   # fewer cards need only be evoked
             found["claimed"] = first
         for family in families:
             silent = ~family.speaks[:, None]

@@ -207,7 +207,8 @@ def test_every_card_a_hint_for_two_claims_is_a_first_thought() -> None:
     # FISH is evoked (within 20) and above every card that is not the team's, but no first
     # thought, as MARINE 2's BEACH and HUNT 2's BARK were not (games 750; a person took 33% of
     # such second cards, 85% of first thoughts: decision 0058). SEA 1 stands; with the norms
-    # linking SEA and FISH, FISH is a first thought and SEA 2 stands too.
+    # linking SEA and FISH, FISH is a first thought and SEA 2 stands too. The lab's
+    # `claimed_from=1` asks it of a hint for one as well: SEA 1 then names WAVE, a first thought.
     near = tuple(f"near{i}" for i in range(CLEAR_RANK))
     columns = np.zeros((len(HINTS), len(near)), np.float32)
     columns[0] = 0.55
@@ -222,6 +223,11 @@ def test_every_card_a_hint_for_two_claims_is_a_first_thought() -> None:
 
     assert counts() == [True, False]
     assert counts(claimed=None) == [True, True]
+    assert counts(claimed_from=1) == [True, False]
+    fish_first = np.array([[1, 0]])
+    assert Sight([sbert], cards=pool).changed(claimed_from=1).counts(
+        WORDS, np.array([0]), fish_first, own)[0].tolist() == [False, False]
+    assert Sight([sbert], cards=pool).counts(WORDS, np.array([0]), fish_first, own)[0].tolist()[0]
     said = np.zeros((len(HINTS), len(pool)), np.float32)
     said[0, pool.index("wave")], said[0, pool.index("fish")] = 0.3, 0.1
     assert counts(Weights("association", HINTS, pool, said)) == [True, True]

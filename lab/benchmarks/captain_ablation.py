@@ -114,6 +114,9 @@ VARIANTS = {
     # a card only meaning evokes is near by SBERT's cosine for a hint for one too, not only for two
     "ground35": {"ground": {"sbert": 0.35}},
     "ground40": {"ground": {"sbert": 0.4}},
+    # a hint for one card, too, names one of a person's first thoughts for it, not only a card it
+    # evokes (INEVITABLE 1 for TIDE, BUDDY 1 for BUCK: the tier's assassin losses)
+    "claimed1": {"claimed_from": 1},
     # A partner who strays from the model of people more than people do (0064): the share of
     # turns read at the flatter temperature, as a person's learnt `lapse` would set it.
     "lapse30": {"lapse": 0.3},
