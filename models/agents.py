@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -30,9 +31,10 @@ class Agent:
     """Reads a hint's column over the face-down cards and picks cards.
 
     With probability `chance` it takes the best card, otherwise it samples a
-    softmax of the weights (`chance=1` is greedy), over its `among` likeliest cards when
-    that is set (a person who strays takes a card the hint brings to mind, not any card). It
-    makes `count` guesses;
+    softmax of the weights (`chance=1` is greedy), over its likeliest cards when `among` is
+    set: that share of the cards face down, at least one (a person who strays takes a card the
+    hint brings to mind, not any card, and fewer cards do late in a game). It makes `count`
+    guesses;
     with 0 or unlimited, it goes on while the best card weighs at least
     `threshold`. With `memory`, it spends the bonus guess on an earlier hint
     whose targets are still face down, when one card stands out for it.
@@ -46,7 +48,7 @@ class Agent:
 
     def __init__(self, weights: Weights, partners: Sequence[Weights] = (), *, chance: float = 0.9,
                  temperature: float = 0.05, threshold: float = 0.3, memory: bool = True,
-                 confidence: float = 0.45, lead: float = 0.1, among: int | None = None):
+                 confidence: float = 0.45, lead: float = 0.1, among: float | None = None):
         self.weights, self.chance, self.among = weights, chance, among
         self.temperature, self.threshold = temperature, threshold
         self.memory, self.confidence, self.lead = memory, confidence, lead
@@ -80,8 +82,9 @@ class Agent:
         if self.chance >= 1 or rng.random() < self.chance:
             return words[best]
         chances = softmax(column / self.temperature)
-        if self.among is not None and self.among < len(words):
-            chances[np.argsort(-column, kind="stable")[self.among:]] = 0.0
+        if self.among is not None:
+            likeliest = math.ceil(self.among * len(words))
+            chances[np.argsort(-column, kind="stable")[likeliest:]] = 0.0
             chances /= chances.sum()
         return words[int(rng.choice(len(words), p=chances))]
 

@@ -181,14 +181,16 @@ ONE_CLEAR_CARD = replace(FOR_PEOPLE, max_count=1)
 class Level:
     """How the AI plays at a level, on each side of the table. The opponent (an `ai:ai` team): its
     captain's largest count (`max_count`), how often its agent takes its best card (`chance`) and
-    how far its other picks stray (`spread`), and among how many of its likeliest cards
-    (`among`: a person who strays takes a card the hint brings to mind, not any card on the board).
+    how far its other picks stray (`spread`), and among what share of the face-down cards, its
+    likeliest (`among`: a person who strays takes a card the hint brings to mind, not any card on
+    the board).
     Your side: how the AI captain whose hints you guess plays (`your_captain`). A level never
     changes the words a captain may use.
 
-    The opponent's values are set so that a model of people in the person's seat wins about 75%
+    The opponent's spreads were set for a model of people in the person's seat to win about 75%
     at easy, 50% at normal and 25% at hard (`python main.py bench --levels`, reports/levels.md,
-    decisions 0036 and 0072)."""
+    decisions 0036 and 0072); straying among a share of the cards face down (0074), it wins less
+    against that stand-in, which is far weaker than a person."""
 
     name: str
     max_count: int
@@ -197,7 +199,7 @@ class Level:
     theirs: str     # what the opponent does at this level
     yours: str      # what your own AI captain does at this level
     your_captain: CaptainSettings | None = None   # None: it plays whole
-    among: int | None = None   # its other picks: among its this many likeliest cards (None: any card)
+    among: float | None = None   # its other picks: among this share of the cards, its likeliest (None: any)
 
     def help(self) -> str:
         """What this level changes, for your side and for the opponent, on one line."""
@@ -205,13 +207,13 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("easy", max_count=1, chance=0.0, spread=50.0, among=5, your_captain=ONE_CLEAR_CARD,
+    Level("easy", max_count=1, chance=0.0, spread=50.0, among=0.2, your_captain=ONE_CLEAR_CARD,
           theirs="gives one card a hint, and its guesses often go astray",
           yours="gives one clear card a hint"),
-    Level("normal", max_count=2, chance=0.0, spread=6.0, among=5,
+    Level("normal", max_count=2, chance=0.0, spread=6.0, among=0.2,
           theirs="gives up to two cards a hint, guessing as a person might, at times astray",
           yours="plays whole"),
-    Level("hard", max_count=2, chance=0.0, spread=2.0, among=5,
+    Level("hard", max_count=2, chance=0.0, spread=2.0, among=0.2,
           theirs="gives up to two cards a hint, guessing nearly as a person does",
           yours="plays whole"),
 )}
