@@ -208,26 +208,25 @@ def test_every_card_a_hint_for_two_claims_is_a_first_thought() -> None:
     # thought, as MARINE 2's BEACH and HUNT 2's BARK were not (games 750; a person took 33% of
     # such second cards, 85% of first thoughts: decision 0058). SEA 1 stands; with the norms
     # linking SEA and FISH, FISH is a first thought and SEA 2 stands too. The lab's
-    # `claimed_from=1` asks it of a hint for one as well: SEA 1 then names WAVE, a first thought.
+    # `claimed_from=1` asks it of a hint for one as well: SEA 1 for WAVE, a first thought, stands;
+    # SEA 1 for FISH alone does not.
     near = tuple(f"near{i}" for i in range(CLEAR_RANK))
     columns = np.zeros((len(HINTS), len(near)), np.float32)
     columns[0] = 0.55
     pool = WORDS + near
     sbert = Weights("sbert", HINTS, pool, np.hstack([SBERT, columns]))
     own = np.isin(WORDS, ["wave", "fish"])
-    order = np.argsort(-SBERT[[0]][:, own], axis=1)
+    order, fish_first = np.argsort(-SBERT[[0]][:, own], axis=1), np.array([[1, 0]])
 
-    def counts(*matrices: Weights, **rule) -> list[bool]:
+    def counts(*matrices: Weights, taken: np.ndarray = order, **rule) -> list[bool]:
         seen = Sight([sbert, *matrices], cards=pool).changed(**rule)
-        return seen.counts(WORDS, np.array([0]), order, own)[0].tolist()
+        return seen.counts(WORDS, np.array([0]), taken, own)[0].tolist()
 
     assert counts() == [True, False]
     assert counts(claimed=None) == [True, True]
     assert counts(claimed_from=1) == [True, False]
-    fish_first = np.array([[1, 0]])
-    assert Sight([sbert], cards=pool).changed(claimed_from=1).counts(
-        WORDS, np.array([0]), fish_first, own)[0].tolist() == [False, False]
-    assert Sight([sbert], cards=pool).counts(WORDS, np.array([0]), fish_first, own)[0].tolist()[0]
+    assert counts(taken=fish_first, claimed_from=1) == [False, False]
+    assert counts(taken=fish_first)[0]
     said = np.zeros((len(HINTS), len(pool)), np.float32)
     said[0, pool.index("wave")], said[0, pool.index("fish")] = 0.3, 0.1
     assert counts(Weights("association", HINTS, pool, said)) == [True, True]
