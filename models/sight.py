@@ -100,14 +100,13 @@ class Rule:
     (`LONE`); `vouch`: among how many of the hint's nearest card words each reading of meaning
     named must put a card only meaning brings to mind for it to be a first thought (`VOUCH`);
     `floor`: the least link each reading of meaning named must give such a card too (`FLOOR`);
-    `broad`: the families whose links make no card a rival of a target, only too near if it loses
-    the game (the lab's; none: 0057); `claimed`: how near each card of a hint for two or more must
-    be, a first thought (`CLEAR_RANK`, vouched), or None for evoked only (before 0058);
-    `claimed_from`: the least count whose every card must be so (1: a hint for one too); `apart`: the
-    members read as families of their own too (the lab's: SBERT beside meaning's mean, 0061);
-    `wary`: the members whose own reading, too, must weigh no losing card at `near` of the
-    weakest target (`WARY`); `ground`: the least link each reading of meaning named must give a
-    card only meaning brings to mind for it to be evoked at all, whatever the count."""
+    `claimed`: how near each card of a hint for two or more must be, a first thought
+    (`CLEAR_RANK`, vouched), or None for evoked only (before 0058); `wary`: the members whose own
+    reading, too, must weigh no losing card at `near` of the weakest target (`WARY`).
+
+    Rules tried and not kept live at their decision's commit, not here: a member read apart as
+    a family of its own (0061), a family whose links make no rival (0057), SBERT's cosine asked
+    of a hint for one card too (0070), a first thought asked of it (0073)."""
 
     margin: float = 0.0
     own_rivals: bool = False
@@ -116,17 +115,12 @@ class Rule:
     lone: Mapping[str, float] = field(default_factory=lambda: dict(LONE))
     vouch: Mapping[str, int] = field(default_factory=lambda: dict(VOUCH))
     floor: Mapping[str, float] = field(default_factory=lambda: dict(FLOOR))
-    broad: frozenset[str] = frozenset()
     claimed: int | None = CLEAR_RANK
-    claimed_from: int = 2
-    apart: frozenset[str] = frozenset()
     wary: frozenset[str] = WARY
-    ground: Mapping[str, float] = field(default_factory=dict)
 
 
 # The numbers of the rule that neither `Sight.nearness` nor `Sight.vouched` reads.
-NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "broad", "claimed",
-                            "claimed_from", "wary", "ground"})
+NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "claimed", "wary"})
 
 
 class Sight:
@@ -165,11 +159,9 @@ class Sight:
     def families(self, words: Sequence[str], hints: np.ndarray | None = None,
                  only: str | None = None) -> list[Family]:
         """Each family's reading (or `only` one's) of the hints (all of them, or the indices
-        `hints`) on `words`; and each member the rule reads `apart`, as a family of its own."""
-        apart = [(name, [self.matrices[name]]) for name in sorted(self.rule.apart) if name in self.matrices]
-        groups = [*self.members.items(), *apart]
+        `hints`) on `words`."""
         return [self.reading(family, members, words, hints)
-                for family, members in groups if only is None or family == only]
+                for family, members in self.members.items() if only is None or family == only]
 
     def reading(self, family: str, members: Sequence[Weights], words: Sequence[str],
                 hints: np.ndarray | None) -> Family:
@@ -209,12 +201,12 @@ class Sight:
             return {}
         families = self.families(words, hints)
         rule = self.rule
-        evoked = self.evoked(words, hints, families, within=rule.evoked, least=rule.ground)[:, own]
+        evoked = self.evoked(words, hints, families, within=rule.evoked)[:, own]
         evoked = np.take_along_axis(evoked, order, axis=1)
         found = {"evoked": np.logical_and.accumulate(evoked, axis=1)}
         if rule.claimed is not None:
             first = self.first_thoughts(words, hints, order, own, rule.claimed, families)
-            first[:, :rule.claimed_from - 1] = True   # fewer cards need only be evoked
+            first[:, 0] = True   # a hint for one card need only evoke it
             found["claimed"] = first
         for family in families:
             silent = ~family.speaks[:, None]
@@ -226,7 +218,7 @@ class Sight:
             weakest = np.minimum.accumulate(ranked, axis=1)
             if family.name == PHRASES:
                 found["phrases:lure"] = (np.maximum(outside, mine) <= PHRASE_LINK) | silent
-            elif family.name not in rule.broad:
+            else:
                 for name, rest in (("others", outside), ("own", mine)):
                     if name == "own" and not rule.own_rivals:
                         continue
@@ -274,19 +266,16 @@ class Sight:
 
     def evoked(self, words: Sequence[str], hints: np.ndarray,
                families: Sequence[Family] | None = None, within: int = EVOKED_RANK,
-               vouched: bool = False, least: Mapping[str, float] | None = None) -> np.ndarray:
+               vouched: bool = False) -> np.ndarray:
         """Hints × `words`: whether the hint brings the card to mind whatever the board
         (among its `within` nearest card words in meaning, or linked by the norms or a phrase);
         with `vouched`, a card only meaning brings to mind must be near in each reading
-        `Rule.vouch` names too (a first thought); with `least`, linked at least that much by
-        each reading of meaning it names; `families`, the board's readings when they are at
-        hand already."""
+        `Rule.vouch` names too (a first thought); `families`, the board's readings when they are
+        at hand already."""
         linked, rank = self.nearness(words, hints, families)
         near = rank < within
         if vouched:
             near &= self.vouched(words, hints)
-        if least:
-            near &= self.at_least(words, hints, least)
         return linked | near
 
     def at_least(self, words: Sequence[str], hints: np.ndarray, least: Mapping[str, float]) -> np.ndarray:

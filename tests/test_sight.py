@@ -50,19 +50,6 @@ def test_a_card_one_source_alone_links_is_never_a_target() -> None:
     assert sight().sees("sea", WORDS, ["wave"]) == {"meaning": True, "norms": True}
 
 
-def test_a_member_read_apart_may_block_a_target_its_family_sees() -> None:
-    # SALT 1 for FISH with WAVE not the team's: SBERT puts WAVE first, fastText FISH far first, and
-    # meaning (their mean) FISH. Read apart as well (`Rule.apart`, the lab's), SBERT blocks it, as
-    # FLYING 1 for WING met PLANE in game 772.
-    fasttext = np.zeros_like(SBERT)
-    fasttext[2, WORDS.index("fish")], fasttext[2, WORDS.index("wave")] = 0.9, 0.2
-    meaning = Sight([Weights("sbert", HINTS, WORDS, SBERT), Weights("fasttext", HINTS, WORDS, fasttext)])
-    assert reach(meaning, "salt", ["fish"]) == 1
-    assert reach(meaning.changed(apart=frozenset({"sbert"})), "salt", ["fish"]) == 0
-    assert meaning.changed(apart=frozenset({"sbert"})).sees("salt", WORDS, ["fish"]) == {
-        "meaning": True, "sbert": False}
-
-
 def test_a_wary_member_alone_may_keep_the_assassin_from_a_target() -> None:
     # SALT 1 for FISH with WAVE the assassin: fastText puts FISH far first, and meaning's mean keeps
     # WAVE under 0.75 of FISH; SBERT alone puts WAVE above it. Wary of SBERT (`Rule.wary`), the
@@ -206,10 +193,8 @@ def test_every_card_a_hint_for_two_claims_is_a_first_thought() -> None:
     # SEA 2 for WAVE and FISH, with `CLEAR_RANK` card words off the board between them in meaning:
     # FISH is evoked (within 20) and above every card that is not the team's, but no first
     # thought, as MARINE 2's BEACH and HUNT 2's BARK were not (games 750; a person took 33% of
-    # such second cards, 85% of first thoughts: decision 0058). SEA 1 stands; with the norms
-    # linking SEA and FISH, FISH is a first thought and SEA 2 stands too. The lab's
-    # `claimed_from=1` asks it of a hint for one as well: SEA 1 for WAVE, a first thought, stands;
-    # SEA 1 for FISH alone does not.
+    # such second cards, 85% of first thoughts: decision 0058). SEA 1 stands, for either card; with
+    # the norms linking SEA and FISH, FISH is a first thought and SEA 2 stands too.
     near = tuple(f"near{i}" for i in range(CLEAR_RANK))
     columns = np.zeros((len(HINTS), len(near)), np.float32)
     columns[0] = 0.55
@@ -224,8 +209,6 @@ def test_every_card_a_hint_for_two_claims_is_a_first_thought() -> None:
 
     assert counts() == [True, False]
     assert counts(claimed=None) == [True, True]
-    assert counts(claimed_from=1) == [True, False]
-    assert counts(taken=fish_first, claimed_from=1) == [False, False]
     assert counts(taken=fish_first)[0]
     said = np.zeros((len(HINTS), len(pool)), np.float32)
     said[0, pool.index("wave")], said[0, pool.index("fish")] = 0.3, 0.1
@@ -322,22 +305,6 @@ def test_a_first_thought_only_meaning_brings_is_near_by_sberts_own_measure_too()
         words, hint, within=CLEAR_RANK, vouched=True)[0].tolist() == [False, False]
     norms = Weights("association", ("highway",), pool, np.array([[0.0, 0.05, *[0.0] * 12]], np.float32))
     assert Sight([*found, norms], cards=pool).evoked(words, hint, within=CLEAR_RANK, vouched=True)[0].all()
-
-
-def test_a_ground_asks_a_hint_for_one_card_for_sberts_cosine_too() -> None:
-    # HIGHWAY 1 for CANOE (0.30), MAZE a bystander: CANOE is evoked by rank alone, and the floor
-    # asks nothing of a hint for one card. The lab's `ground` asks it of every count (decision 0070).
-    words, hint = ["canoe", "maze"], np.array([0])
-    found, pool = meaning_of("highway", words, sbert=(0.30, 0.2, 0.1), fasttext=(0.4, 0.3, 0.1))
-    own, order = np.array([True, False, *[False] * 12]), np.array([[0]])
-
-    def counts(seen: Sight) -> list[bool]:
-        return seen.counts(pool, hint, order, own)[0].tolist()
-
-    assert counts(Sight(found, cards=pool)) == [True]
-    assert counts(Sight(found, cards=pool).changed(ground={"sbert": 0.35})) == [False]
-    norms = Weights("association", ("highway",), pool, np.array([[0.05, *[0.0] * 13]], np.float32))
-    assert counts(Sight([*found, norms], cards=pool).changed(ground={"sbert": 0.35})) == [True]
 
 
 def test_a_card_a_dictionary_links_beside_a_target_it_does_not_is_a_rival() -> None:

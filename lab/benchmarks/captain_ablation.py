@@ -38,6 +38,9 @@ from models.sight import FAMILIES, Rule
 
 SPLIT = {"meaning": ("sbert",), "books": ("fasttext",), "norms": ("association", "eat"),
          "phrases": ("phrases",)}
+# The variants of rules tried and not kept (a member read apart, 0061; a family that makes no
+# rival, 0057; SBERT's cosine for a hint for one, 0070; a first thought for one, 0073) run at
+# their decision's commit.
 VARIANTS = {
     "now": {},
     "no_sight": {"no_sight": True},
@@ -83,7 +86,6 @@ VARIANTS = {
     # target they do not, nor a losing card as linked as the target. Without it; with its links
     # first thoughts too (tried: a definition's words are no first thought).
     "no_lexicon": {"families": {f: m for f, m in FAMILIES.items() if f != "lexicon"}},
-    "lexicon_losing": {"broad": frozenset({"lexicon"})},
     "lexicon_links": {"families": {**{f: m for f, m in FAMILIES.items() if f != "lexicon"},
                                    "dictionary": ("wordnet",)}},
     # The experts of the model of people (one family of sources each) heard beside it, each a
@@ -95,9 +97,6 @@ VARIANTS = {
     # The shortlist also holds the hints best for two cards by the quick margin score (0060).
     "pairs50": {"pair_candidates": 50},
     "pairs100": {"pair_candidates": 100},
-    # SBERT a reading of its own as well as a member of meaning's mean (FLYING 1 for WING, with
-    # PLANE SBERT's first, game 772).
-    "sbert_apart": {"apart": frozenset({"sbert"})},
     # Every card of a hint for two or more among the hint's 3 or 4 nearest card words in meaning
     # (not 5), or linked by the norms or a phrase: embedded games 801-806, where SBERT alone reads
     # meaning, missed four second cards at its 5th (not kept: 0063).
@@ -111,12 +110,6 @@ VARIANTS = {
     "not_wary": {"wary": frozenset()},
     "wary_both": {"wary": frozenset({"sbert", "fasttext"})},
     "floor40": {"floor": {"sbert": 0.4}},
-    # a card only meaning evokes is near by SBERT's cosine for a hint for one too, not only for two
-    "ground35": {"ground": {"sbert": 0.35}},
-    "ground40": {"ground": {"sbert": 0.4}},
-    # a hint for one card, too, names one of a person's first thoughts for it, not only a card it
-    # evokes (INEVITABLE 1 for TIDE, BUDDY 1 for BUCK: the tier's assassin losses)
-    "claimed1": {"claimed_from": 1},
     # A partner who strays from the model of people more than people do (0064): the share of
     # turns read at the flatter temperature, as a person's learnt `lapse` would set it.
     "lapse30": {"lapse": 0.3},
