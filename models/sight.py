@@ -46,6 +46,12 @@ EVOKED_RANK = 20
 # card words, or linked by the norms or a phrase (SOUND: GUITAR, WAVE; SEVERE is 20 from CANE).
 # 10 had as many wins with the tier's guessers but let in CARD 2 for STAMP and DOLL (0049).
 CLEAR_RANK = 5
+# ... among this many when one reading of meaning is at hand (the embedded default: SBERT alone),
+# with no second reading to check its quirks. Of the second cards SBERT alone put 5th, I saw 1 of 6
+# in the embedded games 801-808 (not CHICKEN → SWAN, STATION → SPOT, JAM → SHELL, TALE → RABBIT)
+# and not the one in the games after them (SPY → PIRATE); of those it put 2nd to 4th, 8 of 9 in
+# 801-808 (decisions 0063, 0077).
+ALONE_RANK = 4
 # A card that loses the game is too near a target when a family weighs it at this share of the
 # weakest target or more.
 NEAR = 0.75
@@ -101,8 +107,9 @@ class Rule:
     named must put a card only meaning brings to mind for it to be a first thought (`VOUCH`);
     `floor`: the least link each reading of meaning named must give such a card too (`FLOOR`);
     `claimed`: how near each card of a hint for two or more must be, a first thought
-    (`CLEAR_RANK`, vouched), or None for evoked only (before 0058); `wary`: the members whose own
-    reading, too, must weigh no losing card at `near` of the weakest target (`WARY`).
+    (`CLEAR_RANK`, vouched), or None for evoked only (before 0058); `alone`: how near a first
+    thought must be at most when meaning has one reading alone (`ALONE_RANK`); `wary`: the members
+    whose own reading, too, must weigh no losing card at `near` of the weakest target (`WARY`).
 
     Rules tried and not kept live at their decision's commit, not here: a member read apart as
     a family of its own (0061), a family whose links make no rival (0057), SBERT's cosine asked
@@ -116,11 +123,12 @@ class Rule:
     vouch: Mapping[str, int] = field(default_factory=lambda: dict(VOUCH))
     floor: Mapping[str, float] = field(default_factory=lambda: dict(FLOOR))
     claimed: int | None = CLEAR_RANK
+    alone: int = ALONE_RANK
     wary: frozenset[str] = WARY
 
 
 # The numbers of the rule that neither `Sight.nearness` nor `Sight.vouched` reads.
-NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "claimed", "wary"})
+NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "claimed", "alone", "wary"})
 
 
 class Sight:
@@ -292,7 +300,9 @@ class Sight:
                        families: Sequence[Family] | None = None) -> np.ndarray:
         """Hints × own cards (count k in column k-1): whether the hint clearly brings each of its
         first k own cards, taken in `order`, to mind (`evoked` among its `within` nearest card
-        words, vouched for)."""
+        words, or `Rule.alone` with one reading of meaning at hand; vouched for)."""
+        if len(self.members.get(MEANING, ())) == 1:
+            within = min(within, self.rule.alone)
         near = self.evoked(words, hints, families, within=within, vouched=True)[:, own]
         return np.logical_and.accumulate(np.take_along_axis(near, order, axis=1), axis=1)
 

@@ -307,6 +307,26 @@ def test_a_first_thought_only_meaning_brings_is_near_by_sberts_own_measure_too()
     assert Sight([*found, norms], cards=pool).evoked(words, hint, within=CLEAR_RANK, vouched=True)[0].all()
 
 
+def test_with_sbert_alone_a_first_thought_is_among_its_four_nearest() -> None:
+    # TALE 2 for PLOT and RABBIT (game 808), SBERT alone at hand: RABBIT is its 5th nearest card
+    # word, and a person did not take it. Alone, SBERT's first thoughts are its 4 nearest
+    # (`ALONE_RANK`); with fastText as well, its 5 nearest, as with every dataset.
+    words, hint = ["plot", "rabbit"], np.array([0])
+    nearer = (0.6, 0.55, 0.5)   # three card words off the board between PLOT and RABBIT
+    pool = (*words, "other0", "other1", "other2", *(f"far{i}" for i in range(10)))
+    links = np.array([[0.7, 0.47, *nearer, *[0.1] * 10]], np.float32)
+    sbert = Weights("sbert", ("tale",), pool, links)
+    fasttext = Weights("fasttext", ("tale",), pool, links)
+
+    def first(*found: Weights, **rule) -> list[bool]:
+        seen = Sight(list(found), cards=pool).changed(**rule)
+        return seen.first_thoughts(words, hint, np.array([[0, 1]]), np.array([True, True]))[0].tolist()
+
+    assert first(sbert) == [True, False]
+    assert first(sbert, alone=5) == [True, True]
+    assert first(sbert, fasttext) == [True, True]
+
+
 def test_a_card_a_dictionary_links_beside_a_target_it_does_not_is_a_rival() -> None:
     # FISH 1 for CRAB with RAY the assassin (game 749): SBERT puts CRAB far above RAY, but a ray
     # is a fish, and a person took it. MUSIC 2 for HARP and EAR (game 748): a person took STRING,

@@ -102,6 +102,8 @@ VARIANTS = {
     # meaning, missed four second cards at its 5th (not kept: 0063).
     "claimed3": {"claimed": 3},
     "claimed4": {"claimed": 4},
+    # With SBERT alone (embedded), a first thought among its 5 nearest, as with two readings (0077).
+    "alone5": {"alone": 5},
     # A first thought only meaning brings need not be near by SBERT's own cosine, or must be
     # nearer (decision 0068: 0.35).
     "floor0": {"floor": {}},
