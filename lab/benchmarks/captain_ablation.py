@@ -62,6 +62,7 @@ VARIANTS = {
     "clear10": {"clear_rank": 10, "claimed": 10},
     "clear20": {"clear_rank": 20, "claimed": 20},
     "bonus50": {"count_bonus": 0.5},
+    "bonus100": {"count_bonus": 1.0},
     "no_commonness": {"commonness": 0.0},
     "commonness10": {"commonness": 0.10},
     "commonness08": {"commonness": 0.08},
