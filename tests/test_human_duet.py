@@ -166,3 +166,20 @@ def test_the_tier_measures_an_agent_against_people_and_chance(record: Path) -> N
     assert summary["all"]["tan_picks"].value == pytest.approx(sum(
         len(set(t.tan) & set(t.remaining[:len(t.targets)])) for t in turns) / len(turns))
     assert run(record / "nowhere", [])["skipped"].startswith("no human Duet record")
+
+
+def test_people_counts_reads_what_a_partner_found_of_each_clue() -> None:
+    from lab.benchmarks.people_counts import found, report
+    from lab.evaluation.human_duet import Turn
+
+    def turn(game: int, targets: tuple, guesses: tuple) -> Turn:
+        return Turn(game, 0, ("a", "b", "c", "d"), (), (), "clue", targets, guesses)
+
+    turns = [turn(0, ("a",), ("a",)), turn(0, ("a", "b"), ("b", "c")), turn(1, ("c",), ("d",)),
+             turn(1, ("c", "d"), ("d", "c", "a"))]
+    hits, whole = found(turns)
+    assert hits.tolist() == [1, 1, 0, 2] and whole.tolist() == [True, False, False, True]
+    lines = report(turns)
+    assert lines[2].startswith("| 1 | 2 (50%) | 0.50 ") and "| 50% " in lines[2]
+    assert lines[4].startswith("| every turn | 4 (100%) | 1.00 ")
+    assert lines[-1] == "\nCards claimed a clue: 1.50."
