@@ -100,7 +100,8 @@ VARIANTS = {
     "pairs100": {"pair_candidates": 100},
     # Every card of a hint for two or more among the hint's 3 or 4 nearest card words in meaning
     # (not 5), or linked by the norms or a phrase: embedded games 801-806, where SBERT alone reads
-    # meaning, missed four second cards at its 5th (not kept: 0063).
+    # meaning, missed four second cards at its 5th (not kept: 0063). With SBERT alone, 4 is the
+    # rule since 0077 (`alone`), and `claimed4` changes nothing there.
     "claimed3": {"claimed": 3},
     "claimed4": {"claimed": 4},
     # With SBERT alone (embedded), a first thought among its 5 nearest, as with two readings (0077).
