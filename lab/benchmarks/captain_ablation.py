@@ -114,6 +114,9 @@ VARIANTS = {
     "not_wary": {"wary": frozenset()},
     "wary_both": {"wary": frozenset({"sbert", "fasttext"})},
     "floor40": {"floor": {"sbert": 0.4}},
+    # fastText must vouch too (among its 10 nearest card words): KHAN 2 for KNIGHT and SNAKE (game
+    # 835) stood on SBERT alone, fastText barely knowing KHAN.
+    "vouch_both": {"vouch": {"sbert": 10, "fasttext": 10}},
     # A partner who strays from the model of people more than people do (0064): the share of
     # turns read at the flatter temperature, as a person's learnt `lapse` would set it.
     "lapse30": {"lapse": 0.3},
