@@ -19,8 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from lab.evaluation.human_duet import Turn, read_turns
-
-RESAMPLES = 2000
+from lab.evaluation.stats import Estimate, bootstrap_ratio
 
 
 def found(turns: Sequence[Turn]) -> tuple[np.ndarray, np.ndarray]:
@@ -29,28 +28,24 @@ def found(turns: Sequence[Turn]) -> tuple[np.ndarray, np.ndarray]:
     return hits, hits == np.array([len(t.targets) for t in turns])
 
 
-def interval(values: np.ndarray, games: np.ndarray, rng: np.random.Generator) -> tuple[float, float]:
-    """A 95% bootstrap interval of the mean of `values`, resampling whole games."""
+def by_game(values: np.ndarray, games: np.ndarray) -> Estimate:
+    """The mean of `values` over turns, with its interval resampling whole games."""
     ids = np.unique(games)
-    rows = [np.flatnonzero(games == g) for g in ids]
-    means = [values[np.concatenate([rows[i] for i in rng.integers(len(ids), size=len(ids))])].mean()
-             for _ in range(RESAMPLES)]
-    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
+    return bootstrap_ratio([values[games == g].sum() for g in ids], [(games == g).sum() for g in ids])
 
 
-def report(turns: Sequence[Turn], seed: int = 0) -> list[str]:
+def report(turns: Sequence[Turn]) -> list[str]:
     """The table's lines: one per count, then every turn."""
-    rng = np.random.default_rng(seed)
     counts = np.array([len(t.targets) for t in turns])
     games = np.array([t.game for t in turns])
     hits, whole = found(turns)
     lines = ["| count | turns | targets found a clue | every target found |", "|---|---|---|---|"]
     groups = [(str(k), counts == k) for k in np.unique(counts)] + [("every turn", counts > 0)]
     for name, chosen in groups:
-        low, high = interval(hits[chosen], games[chosen], rng)
-        low_all, high_all = interval(whole[chosen].astype(float), games[chosen], rng)
-        lines.append(f"| {name} | {chosen.sum()} ({chosen.mean():.0%}) | {hits[chosen].mean():.2f} "
-                     f"[{low:.2f}–{high:.2f}] | {whole[chosen].mean():.0%} [{low_all:.0%}–{high_all:.0%}] |")
+        targets, every = by_game(hits[chosen], games[chosen]), by_game(whole[chosen], games[chosen])
+        lines.append(f"| {name} | {chosen.sum()} ({chosen.mean():.0%}) | {targets.value:.2f} "
+                     f"[{targets.low:.2f}–{targets.high:.2f}] | {every.value:.0%} "
+                     f"[{every.low:.0%}–{every.high:.0%}] |")
     lines.append(f"\nCards claimed a clue: {counts.mean():.2f}.")
     return lines
 
