@@ -17,9 +17,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import datasets
-from common import BOARD_WORDS_PATH, lemma_of, load_words
-from initializers.phrases import read_phrases, wordnet_folder
-from initializers.vocabulary import corpus_function_words
+from common import BOARD_WORDS_PATH, load_words
+from initializers.phrases import PAIR, phrase_pairs, read_phrases, wordnet_folder
 
 NORMS = ("association", "eat")
 
@@ -33,14 +32,12 @@ def kind(phrase: Sequence[str]) -> str:
 
 def pairs(phrases: Iterable[tuple[str, ...]], hints: set[str], cards: set[str]
           ) -> Iterable[tuple[str, str, str]]:
-    """(kind, hint, card) for each phrase whose only two content words are a hint and a card."""
-    function_words = corpus_function_words()
+    """(kind, hint, card) for each phrase whose only two content words (as the phrases matrix
+    reads them: `PAIR`) are a hint and a card."""
     for phrase in phrases:
-        content = list(dict.fromkeys(lemma_of(w) for w in phrase
-                                     if w.isalpha() and len(w) > 1 and w not in function_words))
-        if len(content) == 2:
-            for hint, card in (content, content[::-1]):
-                if hint in hints and card in cards:
+        for first, second, link in phrase_pairs([phrase]):
+            for hint, card in ((first, second), (second, first)):
+                if link == PAIR and hint in hints and card in cards:
                     yield kind(phrase), hint, card
 
 
