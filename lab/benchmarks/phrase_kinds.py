@@ -24,7 +24,8 @@ NORMS = ("association", "eat")
 
 
 def kind(phrase: Sequence[str]) -> str:
-    """"side by side" (FIRE ENGINE), "X of Y" (NOTE OF HAND) or "other" (BED AND BREAKFAST)."""
+    """The phrase's kind: "side by side" (FIRE ENGINE), "X of Y" (NOTE OF HAND) or "other" (BED AND
+    BREAKFAST)."""
     if len(phrase) == 2:
         return "side by side"
     return "X of Y" if len(phrase) == 3 and phrase[1] == "of" else "other"
@@ -48,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     from scipy.stats import binomtest
 
     catalog = datasets.Catalog(datasets.Settings(args.sources, None))
-    if missing := [catalog.missing(name) for name in NORMS if catalog.missing(name)]:
+    if missing := [why for name in NORMS if (why := catalog.missing(name))]:
         raise SystemExit("\n".join(missing))
     norms = [catalog.weights(name).without_backoff() for name in NORMS]
     cards = {w.lower() for w in load_words(BOARD_WORDS_PATH)}
