@@ -55,6 +55,10 @@ ALONE_RANK = 4
 # A card that loses the game is too near a target when a family weighs it at this share of the
 # weakest target or more.
 NEAR = 0.75
+# ... at this share when one reading of meaning is at hand (SBERT alone, the embedded default). In
+# a blind panel of the embedded hints a tier judge lost on, I took the assassin on ROPE 1 for ANCHOR
+# (THREAD, 0.72 of the target in SBERT) and ROYAL 1 for DRAGON (LION, 0.68) (decision 0088).
+ALONE_NEAR = 0.6
 # A card that only meaning brings to mind is a first thought when these readings of meaning also
 # put it among this many of the hint's nearest card words: SBERT reads words as people judge them
 # alike, fastText as books use them, and fastText alone puts LEVER 2nd of HOOK's card words (SBERT
@@ -108,7 +112,8 @@ class Rule:
     `floor`: the least link each reading of meaning named must give such a card too (`FLOOR`);
     `claimed`: how near each card of a hint for two or more must be, a first thought
     (`CLEAR_RANK`, vouched), or None for evoked only (before 0058); `alone`: how near a first
-    thought must be at most when meaning has one reading alone (`ALONE_RANK`); `wary`: the members
+    thought must be at most when meaning has one reading alone (`ALONE_RANK`); `near_alone`: the
+    share at most at which a losing card is too near then (`ALONE_NEAR`); `wary`: the members
     whose own reading, too, must weigh no losing card at `near` of the weakest target (`WARY`).
 
     Rules tried and not kept live at their decision's commit, not here: a member read apart as
@@ -124,11 +129,13 @@ class Rule:
     floor: Mapping[str, float] = field(default_factory=lambda: dict(FLOOR))
     claimed: int | None = CLEAR_RANK
     alone: int = ALONE_RANK
+    near_alone: float = ALONE_NEAR
     wary: frozenset[str] = WARY
 
 
 # The numbers of the rule that neither `Sight.nearness` nor `Sight.vouched` reads.
-NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "claimed", "alone", "wary"})
+NOT_REMEMBERED = frozenset({"margin", "own_rivals", "near", "evoked", "claimed", "alone", "near_alone",
+                            "wary"})
 
 
 class Sight:
@@ -163,6 +170,11 @@ class Sight:
 
     def __bool__(self) -> bool:
         return bool(self.members)
+
+    @property
+    def meaning_alone(self) -> bool:
+        """Whether one reading of meaning is at hand, with no second to check its quirks."""
+        return len(self.members.get(MEANING, ())) == 1
 
     def families(self, words: Sequence[str], hints: np.ndarray | None = None,
                  only: str | None = None) -> list[Family]:
@@ -242,12 +254,14 @@ class Sight:
 
     def far(self, family: Family, order: np.ndarray, own: np.ndarray, losing: np.ndarray) -> np.ndarray:
         """Hints × own cards (count k in column k-1): whether the family weighs every card that
-        loses (`losing`) under `Rule.near` of the weakest of the first k targets, taken in `order`
-        (true where it is silent, or has no link to them)."""
+        loses (`losing`) under `Rule.near` of the weakest of the first k targets (`near_alone`,
+        if less, with one reading of meaning), taken in `order` (true where it is silent, or has no
+        link to them)."""
+        near = min(self.rule.near, self.rule.near_alone) if self.meaning_alone else self.rule.near
         ranked = np.take_along_axis(family.reading[:, own], order, axis=1)
         weakest = np.minimum.accumulate(ranked, axis=1)
         danger = family.reading[:, losing].max(axis=1, keepdims=True)
-        return (danger <= 0) | (danger < self.rule.near * weakest) | ~family.speaks[:, None]
+        return (danger <= 0) | (danger < near * weakest) | ~family.speaks[:, None]
 
     def known_phrases(self, words: Sequence[str], hints: np.ndarray,
                       said: Sequence[np.ndarray] | None = None) -> np.ndarray:
@@ -301,7 +315,7 @@ class Sight:
         """Hints × own cards (count k in column k-1): whether the hint clearly brings each of its
         first k own cards, taken in `order`, to mind (`evoked` among its `within` nearest card
         words, or `Rule.alone` with one reading of meaning at hand; vouched for)."""
-        if len(self.members.get(MEANING, ())) == 1:
+        if self.meaning_alone:
             within = min(within, self.rule.alone)
         near = self.evoked(words, hints, families, within=within, vouched=True)[:, own]
         return np.logical_and.accumulate(np.take_along_axis(near, order, axis=1), axis=1)

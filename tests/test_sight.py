@@ -10,7 +10,7 @@ import numpy as np
 from common import read_compounds
 from initializers.compounds import splits
 from model import Weights
-from models.sight import CLEAR_RANK, NEAR, Sight
+from models.sight import ALONE_NEAR, CLEAR_RANK, NEAR, Sight
 
 HINTS = ("sea", "gas", "salt")
 WORDS = ("wave", "fish", "giant", "flame", "bank")
@@ -103,6 +103,19 @@ def test_the_rule_says_how_far_a_losing_card_must_be() -> None:
     # SEA: BANK is a third of WAVE in meaning (0.2 to 0.6) and in the norms (0.1 to 0.3).
     assert NEAR > 1 / 3 and reach(sight(), "sea", ["wave"], losing=["bank"]) == 1
     assert reach(sight().changed(near=0.3), "sea", ["wave"], losing=["bank"]) == 0
+
+
+def test_with_meaning_read_by_sbert_alone_a_losing_card_must_be_further() -> None:
+    # SEA 1 for WAVE, BANK the assassin at 0.65 of WAVE: a second reading of meaning that agrees
+    # lets it pass (`NEAR`); with SBERT alone, whose quirks nothing checks, it is too near.
+    rows = SBERT.copy()
+    rows[0, WORDS.index("bank")] = 0.65 * rows[0, WORDS.index("wave")]
+    alone = Sight([Weights("sbert", HINTS, WORDS, rows)])
+    both = Sight([Weights("sbert", HINTS, WORDS, rows), Weights("fasttext", HINTS, WORDS, rows)])
+    assert ALONE_NEAR < 0.65 < NEAR and alone.meaning_alone and not both.meaning_alone
+    assert reach(both, "sea", ["wave"], losing=["bank"]) == 1
+    assert reach(alone, "sea", ["wave"], losing=["bank"]) == 0
+    assert reach(alone.changed(near_alone=NEAR), "sea", ["wave"], losing=["bank"]) == 1
 
 
 def test_a_silent_family_has_no_say() -> None:

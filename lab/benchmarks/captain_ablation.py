@@ -106,6 +106,8 @@ VARIANTS = {
     "claimed4": {"claimed": 4},
     # With SBERT alone (embedded), a first thought among its 5 nearest, as with two readings (0077).
     "alone5": {"alone": 5},
+    # With SBERT alone, a losing card as near as with two readings of meaning (before 0088).
+    "alone_near75": {"near_alone": 0.75},
     # A first thought only meaning brings need not be near by SBERT's own cosine, or must be
     # nearer (decision 0068: 0.35).
     "floor0": {"floor": {}},
