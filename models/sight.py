@@ -118,7 +118,8 @@ class Rule:
 
     Rules tried and not kept live at their decision's commit, not here: a member read apart as
     a family of its own (0061), a family whose links make no rival (0057), SBERT's cosine asked
-    of a hint for one card too (0070), a first thought asked of it (0073)."""
+    of a hint for one card too (0070), a first thought asked of it (0073); meaning asking only a
+    hint's first target above every other card (0089, its diff in the record)."""
 
     margin: float = 0.0
     own_rivals: bool = False
