@@ -35,9 +35,11 @@ from pathlib import Path
 
 import numpy as np
 
-from board import ASSASSIN, deal
+from board import ASSASSIN, Outcome, deal
 from common import BOARD_WORDS_PATH, load_words
 from models.expected import ExpectedCaptain
+from models.sight import Sight
+from models.situation import Situation
 
 MET, CONTROL = "met the assassin", "control"
 KEPT_OUT, GIVEN = "kept out by meaning", "given"
@@ -129,7 +131,7 @@ class PassedOver(ExpectedCaptain):
         self.failing: dict[int, tuple[tuple[str, ...], list[str]]] = {}
         self.noted: set[tuple] = set()
 
-    def counts_seen(self, situation, chosen, sight):
+    def counts_seen(self, situation: Situation, chosen: np.ndarray, sight: Sight) -> np.ndarray:
         seen = super().counts_seen(situation, chosen, sight)
         if seen.shape[1] >= 2:
             order = self.order(situation, chosen)
@@ -141,7 +143,7 @@ class PassedOver(ExpectedCaptain):
         self.viewed = situation
         return seen
 
-    def agreed(self, table):
+    def agreed(self, table: np.ndarray) -> np.ndarray:
         if table.shape[1] >= 2 and self.failing:
             k = np.arange(1, table.shape[1] + 1)
             given = np.where(self.seen & (k <= self.reached[:, None]), table, -np.inf).max()
@@ -155,9 +157,9 @@ class PassedOver(ExpectedCaptain):
     def note(self, h: int) -> None:
         s, targets = self.viewed, self.failing[h][1]
         hint = self.weights.hints[h]
-        if (hint, *sorted(targets)) in self.noted:
+        if (key := (hint, *sorted(targets))) in self.noted:
             return
-        self.noted.add((hint, *sorted(targets)))
+        self.noted.add(key)
         self.found.append(Item(self.source, self.seed, hint, 2, tuple(s.words),
                                {w: c.name for w, c in zip(s.words, s.colors, strict=True)}, s.team.name,
                                tuple(targets), KEPT_OUT))
@@ -183,8 +185,7 @@ def play(sources: Path, seeds: range, embedded: bool, pairs: bool) -> list[Item]
                 playing = PassedOver(playing, source, seed)
             game = play_solo(board, board.starting_team, playing, guesser, rng, seed)
             for h in game.hints:
-                met = any(o.name == "ASSASSIN" for o in h.outcomes)
-                kind = GIVEN if pairs else MET if met else CONTROL
+                kind = GIVEN if pairs else MET if Outcome.ASSASSIN in h.outcomes else CONTROL
                 if not pairs or h.count == 2:
                     items.append(Item(source, seed, h.word, h.count or 0, tuple(h.face_down),
                                       {w: key[w] for w in h.face_down}, board.starting_team.name,
