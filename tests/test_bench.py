@@ -477,3 +477,11 @@ def test_tune_stays_on_the_tuning_range_and_ranks_points(tiny, tmp_path, capsys)
     scores = [r["mean_score"]["value"] for r in result["results"]]
     assert scores == sorted(scores) and result["best"] == result["results"][0]["params"]
     assert "--seed-offset 10000" in capsys.readouterr().out
+
+
+def test_a_share_has_its_wilson_interval() -> None:
+    from lab.evaluation.stats import wilson
+
+    low, high = wilson(1, 36)
+    assert 0.004 < low < 0.006 and 0.13 < high < 0.15   # 1 of 36: 0–14%, as reports/panels reads it
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0

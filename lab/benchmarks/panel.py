@@ -37,6 +37,7 @@ import numpy as np
 
 from board import ASSASSIN, Outcome, deal
 from common import BOARD_WORDS_PATH, load_words
+from lab.evaluation.stats import wilson
 from models.expected import ExpectedCaptain
 from models.sight import Sight
 from models.situation import Situation
@@ -209,11 +210,9 @@ def read_items(folder: Path) -> list[Item]:
 
 def report(counts: Mapping[str, Mapping[str, int]]) -> str:
     """A table per kind, with Wilson 95% intervals."""
-    from scipy.stats import binomtest
-
     def rate(k: int, n: int) -> str:
-        ci = binomtest(k, n).proportion_ci(method="wilson")
-        return f"{k} of {n} ({100 * k / n:.0f}% [{100 * ci.low:.0f}–{100 * ci.high:.0f}])"
+        low, high = wilson(k, n)
+        return f"{k} of {n} ({100 * k / n:.0f}% [{100 * low:.0f}–{100 * high:.0f}])"
 
     rows = ["| hints | items | the person met the assassin | first pick a card meant | "
             "every card meant taken | own cards a hint |", "|---|---|---|---|---|---|"]

@@ -19,6 +19,7 @@ from pathlib import Path
 import datasets
 from common import BOARD_WORDS_PATH, load_words
 from initializers.phrases import PAIR, phrase_pairs, read_phrases, wordnet_folder
+from lab.evaluation.stats import wilson
 
 NORMS = ("association", "eat")
 
@@ -46,8 +47,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sources", type=Path, required=True)
     args = parser.parse_args(argv)
-    from scipy.stats import binomtest
-
     catalog = datasets.Catalog(datasets.Settings(args.sources, None))
     if missing := [why for name in NORMS if (why := catalog.missing(name))]:
         raise SystemExit("\n".join(missing))
@@ -60,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         tally[0], tally[1] = tally[0] + 1, tally[1] + linked
     print("| kind | hint–card pairs | the norms link | 95% interval |\n|---|---|---|---|")
     for found, (total, linked) in sorted(counts.items(), key=lambda item: -item[1][0]):
-        low, high = binomtest(linked, total).proportion_ci(method="wilson")
+        low, high = wilson(linked, total)
         print(f"| {found} | {total} | {linked} ({100 * linked / total:.0f}%) "
               f"| {100 * low:.0f}–{100 * high:.0f}% |")
     return 0

@@ -1,4 +1,5 @@
-"""The bench's statistics: counts per game, metrics as ratios with 95% bootstrap intervals."""
+"""The bench's statistics: counts per game, metrics as ratios with 95% bootstrap intervals, and a
+share of independent trials with its Wilson interval."""
 
 from __future__ import annotations
 
@@ -110,3 +111,11 @@ def summarize_duels(duels: Sequence[DuelResult]) -> dict:
         "games": len(duels),
         "errors": sum(d.error is not None for d in duels),
     }
+
+
+def wilson(successes: int, trials: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share, `successes` of `trials` independent ones."""
+    from scipy.stats import binomtest
+
+    interval = binomtest(successes, trials).proportion_ci(confidence_level=LEVEL, method="wilson")
+    return interval.low, interval.high
