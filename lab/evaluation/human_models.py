@@ -118,9 +118,23 @@ def oracle(ai: AI, guesser: FittedGuesser, alone: bool = True) -> ExpectedCaptai
     for the guesser's own fitted model instead of the model of people, with no rule of what a person
     sees. No game's captain knows its partner so; it bounds what knowing them is worth. A sampling
     guesser is simulated at its own softmax; a greedy one as a twin, who takes its best card."""
+    reading = foreseen(ai, guesser)
+    return ExpectedCaptain(reading, [reading] if guesser.sample else (), alone, settings=FOR_PEOPLE)
+
+
+def sighted(ai: AI, guesser: FittedGuesser, alone: bool = True) -> ExpectedCaptain:
+    """The game's captain planning for this guesser's fitted model in place of the model of people:
+    a stranger it simulates, hinting only what every reading of the game sees (`AI.sight`). What a
+    model of people on other vectors is worth to the game's captain, when its judge is another."""
+    reading = foreseen(ai, guesser)
+    return ExpectedCaptain(reading, [reading], alone, settings=FOR_PEOPLE, sight=ai.sight)
+
+
+def foreseen(ai: AI, guesser: FittedGuesser) -> PeopleReading:
+    """The guesser's fitted model as the reading a captain plans for, on the AI's hint vocabulary."""
     reading = PeopleReading(ai.weights, Foreseen(guesser, ai.weights.hints))
     reading.name = "oracle"
-    return ExpectedCaptain(reading, [reading] if guesser.sample else (), alone, settings=FOR_PEOPLE)
+    return reading
 
 
 def stranger_features(name: str) -> StrangerFeatures:
