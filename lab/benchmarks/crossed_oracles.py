@@ -2,12 +2,14 @@
 own judge, and what a model of people on other vectors is worth to the game's captain.
 
     python -m lab.benchmarks.crossed_oracles --sources ../shared/datasets [--seeds 100] [--seed-offset 140]
+        [--embedded] [--sample]
 
 Every captain plays one team alone with every fitted guesser of the human-model tier
-(lab/evaluation/human_models.py), greedy as in the tier, on the same boards: the game's captain
-(it plans for the model of people), each guesser's oracle (`human_models.oracle`), and the game's
-captain planning for each guesser's model instead, with its sight (`human_models.sighted`). Prints
-a markdown table: wins, assassin losses, hints on a win, with 95% intervals over boards.
+(lab/evaluation/human_models.py), greedy as in the tier (or sampling, `--sample`), on the same
+boards: the game's captain (it plans for the model of people), each guesser's oracle
+(`human_models.oracle`), and the game's captain planning for each guesser's model instead, with its
+sight (`human_models.sighted`). Prints a markdown table: wins, assassin losses, hints on a win,
+with 95% intervals over boards.
 """
 
 from __future__ import annotations
@@ -66,12 +68,15 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seeds", type=int, default=100)
     p.add_argument("--seed-offset", type=int, default=140, help="the first board's seed (validation: 140)")
     p.add_argument("--embedded", action="store_true", help="the game's AI on the embedded default")
+    p.add_argument("--sample", action="store_true",
+                   help="the guessers sample their picks, as in reports/adaptation.md (the tier's: greedy)")
     args = p.parse_args(argv)
     started = time.perf_counter()
     words = load_words(BOARD_WORDS_PATH)
     weights, _, _ = load_all(list(datasets.INITIALIZERS), args.sources, None, required=False, words=words)
     ai = human_models.game_ai(weights, datasets.EMBEDDED if args.embedded else None)
-    guessers = {name: human_models.fit_guesser(name, args.sources) for name in human_models.GUESSERS}
+    guessers = {name: human_models.fit_guesser(name, args.sources, args.sample)
+                for name in human_models.GUESSERS}
     seeds = range(args.seed_offset, args.seed_offset + args.seeds)
     print("\n".join(table(HEADER, crossed(ai, guessers, seeds, words))))
     print(f"{time.perf_counter() - started:.0f} s")
