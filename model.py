@@ -34,17 +34,8 @@ from models.ai import (
 )
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain, silhouette
 from models.chances import pick_chances, softmax
-from models.expected import (
-    FAMILIES,
-    FOR_PEOPLE,
-    WIDEN_DENSE,
-    WIDEN_SPARSE,
-    CaptainSettings,
-    ExpectedCaptain,
-    family_members,
-    family_of,
-    voices,
-)
+from models.expected import MAX_COUNT as MAX_AI_COUNT
+from models.expected import ExpectedCaptain, Prices
 from models.hints import (
     CAPTAIN_MIN_DISTANCE,
     MAX_COUNT,
@@ -64,7 +55,7 @@ from models.likelihood import Choices
 from models.people import PeopleAgent, PeopleModel, PeopleReading
 from models.person import KEPT, NOTHING_YET, PICKS, TARGETS, Choice, Person
 from models.phrases import compounds, known_phrases
-from models.sight import Sight
+from models.reader import GREEDY, MATRIX_TEMPERATURE, MatrixReader, Reader
 from models.situation import (
     ASSASSIN_VALUE,
     NEUTRAL_VALUE,
@@ -91,7 +82,6 @@ __all__ = [
     "PICKS",
     "TARGETS",
     "PeopleReading",
-    "Sight",
     "compounds",
     "known_phrases",
     "AI",
@@ -101,7 +91,6 @@ __all__ = [
     "DEFAULT_AGENT",
     "DEFAULT_CAPTAIN",
     "DEFAULT_LEVEL",
-    "FAMILIES",
     "LEVELS",
     "MAX_COUNT",
     "MIN_HINT_LETTERS",
@@ -109,16 +98,18 @@ __all__ = [
     "NEUTRAL_VALUE",
     "OPPONENT_VALUE",
     "OWN",
-    "CaptainSettings",
-    "FOR_PEOPLE",
     "TIE_BREAK",
-    "WIDEN_DENSE",
-    "WIDEN_SPARSE",
     "Agent",
     "Captain",
     "ClusterCaptain",
     "CumsumCaptain",
     "ExpectedCaptain",
+    "MAX_AI_COUNT",
+    "GREEDY",
+    "MATRIX_TEMPERATURE",
+    "MatrixReader",
+    "Prices",
+    "Reader",
     "Extender",
     "GreedyAgent",
     "Hint",
@@ -135,8 +126,6 @@ __all__ = [
     "agent_plays",
     "choose",
     "fallback",
-    "family_members",
-    "family_of",
     "fit_for_table",
     "hint_filter",
     "hint_problem",
@@ -147,7 +136,6 @@ __all__ = [
     "silhouette",
     "softmax",
     "unfit_words",
-    "voices",
     "spoken",
     "zipf",
 ]

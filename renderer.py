@@ -196,8 +196,12 @@ def explanation(choice: HintChoice, board: Board | None = None, withheld: Collec
 
 
 def sureness(choice: HintChoice) -> str:
-    """How sure the captain is that its hint reads as it means: how many kinds of reader it
-    checked put the targets first, or without readers, how near the most dangerous card comes."""
+    """How sure the captain is that its hint reads as it means: how often it expects a person to
+    turn over every card it means, or how many kinds of reader it checked put them first, or
+    else how near the most dangerous card comes."""
+    if choice.chance is not None and choice.targets:
+        them = "the card" if len(choice.targets) == 1 else f"all {len(choice.targets)} cards"
+        return f"It expects a person to find {them} it means {round(10 * choice.chance)} times in 10."
     if choice.readers:
         return readers_agree(choice)
     if choice.danger is None or not choice.targets:

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from board import Board, Color
 from models.agents import Agent, GreedyAgent, ThresholdAgent
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain
-from models.expected import FOR_PEOPLE, CaptainSettings, ExpectedCaptain
-from models.people import PeopleAgent, PeopleModel, PeopleReading
-from models.person import LAPSE_STEP, Person
-from models.sight import Sight
+from models.expected import MAX_COUNT, ExpectedCaptain
+from models.people import PeopleAgent, PeopleModel
+from models.person import Person
+from models.reader import GREEDY, MatrixReader, Reader
 from models.situation import HintChoice
 from models.weights import Weights
 
@@ -28,27 +28,27 @@ DEFAULT_CAPTAIN, DEFAULT_AGENT = "expected", "greedy"
 
 class PersonCaptain:
     """The captain for a person the AI learns as they play, behind a captain's interface: at each
-    hint, the captain `plan` makes for the reading the person is known by now (`Person.reader`:
-    one matrix they are seen to read by, or None: their model of people), made again within the
-    game when that changes, and taking the game up where the last one left it
-    (`ExpectedCaptain.carry_on`: what it aimed at and missed). A learnt model of people newly
-    trusted needs no new captain: the person's model is the one it plans with, and `Person.use`
-    sets its coefficients in place."""
+    hint, the captain `plan` makes for the reader the person is known by now (`Person.reader`: one
+    matrix they are seen to read by, or their model of people), made again when that changes. A
+    learnt model of people newly trusted needs no new captain: the person's model is the reader it
+    plans for, and `Person.use` sets its coefficients in place."""
 
     name = "person"
 
-    def __init__(self, person: Person, plan: Callable[[Weights | None], ExpectedCaptain]):
+    def __init__(self, person: Person, plan: Callable[[Reader], ExpectedCaptain]):
         self.person, self.plan = person, plan
-        self.reading, self.lapse = person.reader(), person.model.lapse
-        self.planning = plan(self.reading)   # the captain planning now
+        self.reading = person.reader()
+        self.planning = plan(self.reader())   # the captain planning now
+
+    def reader(self) -> Reader:
+        """The person as a reader: the matrix they read by, or their model of people."""
+        return self.person.model if self.reading is None else MatrixReader(self.reading)
 
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
-        """The hint of the captain for the person's reading now, made again if it changed (the
-        matrix they read by, or how often they stray from their model of people)."""
-        reading, lapse = self.person.reader(), self.person.model.lapse
-        if reading is not self.reading or abs(lapse - self.lapse) >= LAPSE_STEP:
-            self.reading, self.lapse = reading, lapse
-            self.planning = self.plan(reading).carry_on(self.planning)
+        """The hint of the captain for the person's reading now, made again if it changed."""
+        if (reading := self.person.reader()) is not self.reading:
+            self.reading = reading
+            self.planning = self.plan(self.reader())
         return self.planning.give_hint(board, team, given)
 
     def observe(self, hint: str, face_down: Sequence[str], guesses: Sequence[str]) -> None:
@@ -62,11 +62,8 @@ class AI:
     captains and agents, for the game and the bench alike.
 
     `partners` are other initializers' weights; with `weights` they are what the model of
-    people reads (`people`), the partner the captain plans for. A captain whose agent is this
-    AI's own (`twin`: an ai:ai team with no level, as in the bench's self-play) plans for that agent alone.
-    `plans_for` replaces the person with these matrices (none: the twin): the bench's captain
-    for a partner it knows only by them. `captain_options` and `agent_options` are the
-    strategies' own keyword parameters (the bench's `cumsum:gap=3`).
+    people reads (`people`), the reader the captain plans for. `captain_options` and
+    `agent_options` are the strategies' own keyword parameters (the bench's `cumsum:gap=3`).
     """
 
     weights: Weights
@@ -75,7 +72,6 @@ class AI:
     partners: list[Weights] = field(default_factory=list)
     captain_options: dict[str, object] = field(default_factory=dict)
     agent_options: dict[str, object] = field(default_factory=dict)
-    plans_for: tuple[Weights, ...] | None = None
 
     def __post_init__(self) -> None:
         for name, known in ((self.captain_strategy, CAPTAINS), (self.agent_strategy, AGENTS)):
@@ -84,60 +80,23 @@ class AI:
 
     def captain(self, twin: bool = False, alone: bool = False, level: Level | None = None,
                 for_you: bool = False, person: Person | None = None) -> Captain | PersonCaptain:
-        """A captain. It plans for a person: its partner is the model of people (`people`), and
-        it plays `FOR_PEOPLE`. With `twin`, when its agent is this AI's `agent()` and it plays at
-        no level, it plans for that agent's reading instead; with `plans_for`, for those matrices.
-        `alone` for a team with no opponent (single-team mode). A `level` caps its count: the
-        opponent's (`Level.max_count`); `for_you`, the AI captain whose hints a person guesses
-        plays the level's `your_captain`; a `person`, the one it plans for is that person as the AI
-        has learnt them (models/person.py), not people on average, or the one matrix they are seen
-        to read by (`Person.reader`), as its twin, from the next hint on (`PersonCaptain`). Only the
-        expected captain simulates its agent: every other strategy reads its own matrix whoever its
-        agent is."""
+        """A captain. It plans for a person: its reader is the model of people (`people`). With
+        `twin`, when its agent is this AI's `agent()` and it plays at no level, it plans for that
+        agent's matrix instead. `alone` for a team with no opponent (single-team mode). A `level`
+        caps its count: the opponent's (`Level.max_count`); `for_you`, the AI captain whose hints a
+        person guesses, the level's `your_count`; a `person`, the reader it plans for is that person
+        as the AI has learnt them (models/person.py), from the next hint on (`PersonCaptain`). Every
+        other strategy reads its own matrix whoever its agent is."""
         strategy = CAPTAINS[self.captain_strategy]
         options = dict(self.captain_options)
-        settings = FOR_PEOPLE
-        if level is not None and not for_you:
-            options["max_count"] = level.max_count
-        elif level is not None and level.your_captain is not None:
-            settings = level.your_captain
-            options["max_count"] = settings.max_count
-        if (twin and level is None) or not issubclass(strategy, ExpectedCaptain):
+        if level is not None:
+            options["max_count"] = level.your_count if for_you else level.max_count
+        if not issubclass(strategy, ExpectedCaptain):
             return strategy(self.weights, alone=alone, **options)
-        if self.plans_for is not None:
-            return strategy(self.weights, self.plans_for, alone, **options)
-        options["max_count"] = min(options.get("max_count", settings.max_count), settings.max_count)
-        plan = functools.partial(self.planning_for, strategy, alone, settings, options)
-        if person is None:
-            return plan(self.people)
-        return PersonCaptain(person, lambda reader: plan(person.model if reader is None else reader))
-
-    def planning_for(self, strategy: type[ExpectedCaptain], alone: bool, settings: CaptainSettings,
-                     options: dict[str, object], reading: PeopleModel | Weights) -> ExpectedCaptain:
-        """The captain planning for a person who reads as `reading` says: a model of people (its
-        partner, what every person sees), or one matrix (`Person.reader`), whom it knows as its
-        twin, what a person sees narrowed to that matrix's family."""
-        if not isinstance(reading, PeopleModel):
-            return strategy(reading, (), alone, settings=settings, sight=self.sight_of(reading), **options)
-        people = PeopleReading(self.weights, reading)
-        settings = replace(settings, lapse=reading.lapse, flat=reading.flat)
-        return strategy(people, [people], alone, settings=settings, sight=self.sight, **options)
-
-    def sight_of(self, reader: Weights) -> Sight:
-        """What a person who reads by `reader` alone sees (none when its family is not one of sight's)."""
-        if reader.name not in self.sights:
-            self.sights[reader.name] = Sight([reader])
-        return self.sights[reader.name]
-
-    @functools.cached_property
-    def sights(self) -> dict[str, Sight]:
-        """The sights narrowed to one reader (`sight_of`), by the reader's name: made once each."""
-        return {}
-
-    @functools.cached_property
-    def sight(self) -> Sight:
-        """The ways a person may read a hint, on this AI's matrices: a target must pass them all."""
-        return Sight([self.weights, *self.partners])
+        if twin and level is None:   # its agent is this AI's own, which takes its strongest card
+            return strategy(self.weights, MatrixReader(self.weights, GREEDY), alone, **options)
+        plan = functools.partial(strategy, self.weights, alone=alone, **options)
+        return plan(self.people) if person is None else PersonCaptain(person, plan)
 
     @functools.cached_property
     def people(self) -> PeopleModel:
@@ -171,12 +130,6 @@ class AI:
         return agent
 
 
-# Your own AI captain at easy: one card a hint. It simulates the model of people at its own
-# chances and aims only where every reading puts the card first (models/sight.py), so the card is
-# the one people pick first, by a wide margin (docs/ai.md, the twin).
-ONE_CLEAR_CARD = replace(FOR_PEOPLE, max_count=1)
-
-
 @dataclass(frozen=True)
 class Level:
     """How the AI plays at a level, on each side of the table. The opponent (an `ai:ai` team): its
@@ -184,7 +137,7 @@ class Level:
     how far its other picks stray (`spread`), and among what share of the face-down cards, its
     likeliest (`among`: a person who strays takes a card the hint brings to mind, not any card on
     the board).
-    Your side: how the AI captain whose hints you guess plays (`your_captain`). A level never
+    Your side: the largest count of the AI captain whose hints you guess (`your_count`). A level never
     changes the words a captain may use.
 
     The opponent's spreads were set for a model of people in the person's seat to win about 75%
@@ -198,7 +151,7 @@ class Level:
     spread: float   # its other picks: its reading's chances, flattened by this factor (1: as they are)
     theirs: str     # what the opponent does at this level
     yours: str      # what your own AI captain does at this level
-    your_captain: CaptainSettings | None = None   # None: it plays whole
+    your_count: int = MAX_COUNT
     among: float | None = None   # its other picks: among this share of the cards, its likeliest (None: any)
 
     def help(self) -> str:
@@ -207,7 +160,7 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("easy", max_count=1, chance=0.0, spread=50.0, among=0.2, your_captain=ONE_CLEAR_CARD,
+    Level("easy", max_count=1, chance=0.0, spread=50.0, among=0.2, your_count=1,
           theirs="gives one card a hint, and its guesses often go astray",
           yours="gives one clear card a hint"),
     Level("normal", max_count=2, chance=0.0, spread=6.0, among=0.2,

@@ -27,7 +27,6 @@ from models.chances import strayed
 from models.hints import Hint, zipf
 from models.likelihood import FREQUENCY  # the card word's wordfreq Zipf frequency, over 8
 from models.phrases import PHRASE_LINK, compounds, known_phrases
-from models.sight import card_ranks
 from models.weights import Weights
 
 PEOPLE_PATH = PACKAGE_DATA / "people.json"
@@ -102,6 +101,12 @@ def lead(rows: np.ndarray) -> np.ndarray:
     most = ranked[:, -1:]
     second = ranked[:, -2:-1] if rows.shape[1] > 1 else np.zeros_like(most)
     return np.where((rows >= most) & (most > 0), most - second, 0.0).astype(np.float32)
+
+
+def card_ranks(reading: np.ndarray, count: int) -> np.ndarray:
+    """Each of the first `count` columns' rank in its row of `reading` (hints × card words; 0: the
+    strongest): how near the hint puts each board card among every card word."""
+    return (reading[:, None, :] > reading[:, :count, None]).sum(axis=2)
 
 
 def inverse_rank(rows: np.ndarray) -> np.ndarray:
@@ -277,7 +282,9 @@ def best_fit(readings: Mapping[str, Weights], fits: Sequence[Fit] | None = None)
 
 class PeopleModel:
     """How a person reads a clue: logits over the face-down cards (a softmax of them is the
-    chance that a person picks each card first)."""
+    chance that a person picks each card first); a reader (models/reader.py)."""
+
+    name = "people"
 
     def __init__(self, fit: Fit, readings: Mapping[str, Weights]):
         self.fit = fit

@@ -25,6 +25,7 @@ class HintChoice:
     runners_up: tuple[tuple[str, int, float], ...] = ()
     score: float = 0.0
     readers: tuple[tuple[str, bool], ...] = ()   # each reader family: does it rank the targets first?
+    chance: float | None = None   # the chance its reader turns over `count` own cards (None: not said)
 
     @classmethod
     def bare(cls, hint: Hint) -> HintChoice:

@@ -3,7 +3,6 @@
 import json
 import string
 import subprocess
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -21,6 +20,7 @@ from lab.evaluation.runner import Setup, players_of, run_solo
 from lab.evaluation.specs import Spec, agent_of, base_sources, captain_of, parse_strategy, partners_for
 from lab.evaluation.stats import Estimate, bootstrap_ratio, count_table, pooled, summarize, summarize_duels
 from model import Hint, HintChoice, Weights
+from models.reader import GREEDY, MATRIX_TEMPERATURE
 
 OWN, OPP, NEU, ASS = Outcome.OWN, Outcome.OPPONENT, Outcome.NEUTRAL, Outcome.ASSASSIN
 
@@ -403,8 +403,8 @@ def test_single_team_captains_know_they_play_alone_and_two_team_ones_do_not(tiny
     built = []
 
     class Recording(model.ExpectedCaptain):
-        def __init__(self, weights, partners=(), alone=False, **params):
-            super().__init__(weights, partners, alone, **params)
+        def __init__(self, weights, reader=None, alone=False, **params):
+            super().__init__(weights, reader, alone, **params)
             built.append(alone)
 
     monkeypatch.setitem(model.CAPTAINS, "expected", Recording)   # the game's own registry
@@ -424,16 +424,14 @@ def test_the_bench_builds_its_players_with_the_games_factory(tiny):
     bench_captain = captain_of(Spec(model.DEFAULT_CAPTAIN, "tinya"), made, alone=True)
     game_captain = model.AI(made["tinya"], partners=others).captain(alone=True)
     assert type(bench_captain) is type(game_captain)
-    fit = bench_captain.weights.model.fit   # the model of people's strays, read from the model
-    assert bench_captain.settings == game_captain.settings \
-        == replace(model.FOR_PEOPLE, lapse=fit.lapse, flat=fit.flat)
-    assert [p.name for p in bench_captain.partners] == [p.name for p in game_captain.partners]
-    assert isinstance(bench_captain.weights, model.PeopleReading) and bench_captain.alone
-    # With the partner policy's matrices it plans for them; with none, for its twin, as the game's does.
-    twin = captain_of(Spec("expected", "tinya", (("caution", 0.3),)), made, plans_for=[], alone=True)
-    assert twin.partners == [made["tinya"]] and not twin.strangers and twin.settings.caution == 0.3
-    strangers = captain_of(Spec("expected", "tinya"), made, plans_for=[made["tinya"], made["tinyb"]])
-    assert strangers.strangers and strangers.partners == [made["tinya"], made["tinyb"]]
+    assert isinstance(bench_captain.reader, model.PeopleModel) and bench_captain.alone
+    assert bench_captain.reader.fit == game_captain.reader.fit   # the same model of people
+    # With the partner policy's matrices it plans for the first; with none, for its twin.
+    twin = captain_of(Spec("expected", "tinya", (("max_count", 2),)), made, plans_for=[], alone=True)
+    assert twin.reader.weights is made["tinya"] and twin.reader.temperature == GREEDY
+    assert twin.max_count == 2
+    stranger = captain_of(Spec("expected", "tinya"), made, plans_for=[made["tinyb"], made["tinya"]])
+    assert stranger.reader.weights is made["tinyb"] and stranger.reader.temperature == MATRIX_TEMPERATURE
     # Agents: the people agent reads the same model of people as the game's.
     people = agent_of(Spec("people", "tinya"), made)
     assert people.model.fit == model.AI(made["tinya"], partners=others).people.fit

@@ -297,7 +297,7 @@ def test_a_person_guessing_hears_what_the_ai_meant_only_after_the_turn(tmp_path)
     assert (f"The captain meant: {len(targets)} {cards} still face down (named at the end of the "
             "game).\n") in after
     assert not any(w.upper() in after.split("The captain meant")[1].split("\n")[0] for w in targets)
-    assert "ure: " in after and "Most dangerous: " in after
+    assert "It expects a person to find" in after and "Most dangerous: " in after
     assert "--explain" not in err
 
 

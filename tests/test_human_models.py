@@ -7,13 +7,11 @@ import numpy as np
 
 from board import Outcome, deal
 from common import board_words, hint_words
-from lab.benchmarks.crossed_oracles import crossed
 from lab.evaluation.games import play_solo
-from lab.evaluation.human_models import FittedGuesser, StrangerFeatures, oracle, sighted
+from lab.evaluation.human_models import GREEDY_SHARPNESS, FittedGuesser, StrangerFeatures, oracle
 from lab.foreign.agent import scores
 from lab.foreign.vectors import Vectors, unit
 from model import AI, Weights, zipf
-from models.people import PEOPLE_TEMPERATURE
 
 
 class Partial(Vectors):
@@ -40,16 +38,16 @@ def test_the_oracle_plans_for_the_guessers_own_model():
     ai, guesser, words = random_ai_and_guesser()
     hints = ai.weights.hints
     captain = oracle(ai, guesser)
-    np.testing.assert_allclose(captain.weights.hint_rows(hints[:5], words[:25]),
-                               PEOPLE_TEMPERATURE * guesser.logits(hints[:5], words[:25]), rtol=1e-5)
-    assert captain.partners == [captain.weights] and not captain.strangers   # greedy: its twin
+    np.testing.assert_allclose(captain.reader.logits(hints[:5], words[:25]),   # greedy: read sharply
+                               GREEDY_SHARPNESS * guesser.logits(hints[:5], words[:25]), rtol=1e-5)
     for seed in range(3):
         board, rng = deal(seed, words)
         first = play_solo(board, board.starting_team, oracle(ai, guesser), guesser, rng, seed).hints[0]
         # It knows what its guesser takes: every card of its first hint is the team's.
         assert first.outcomes and set(first.outcomes) == {Outcome.OWN}, first
     sampling = oracle(ai, FittedGuesser("partial", guesser.features, guesser.coefficients, sample=True))
-    assert sampling.strangers   # a sampling guesser is simulated at its own softmax
+    np.testing.assert_allclose(sampling.reader.logits(hints[:5], words[:25]),   # at its own softmax
+                               guesser.logits(hints[:5], words[:25]), rtol=1e-5)
 
 
 def random_ai_and_guesser() -> tuple[AI, FittedGuesser, list[str]]:
@@ -60,25 +58,3 @@ def random_ai_and_guesser() -> tuple[AI, FittedGuesser, list[str]]:
     guesser = FittedGuesser("partial", StrangerFeatures(Partial()),
                             np.array([6.0, 0.5, 0.0, 0.0, 0.0], dtype=np.float32))
     return ai, guesser, words
-
-
-def test_the_games_captain_may_plan_for_a_guessers_model_with_its_sight():
-    ai, guesser, words = random_ai_and_guesser()
-    captain = sighted(ai, guesser)
-    assert captain.sight is ai.sight and captain.strangers   # a stranger, whatever it samples
-    hints = captain.weights.hints[:5]
-    np.testing.assert_allclose(captain.weights.hint_rows(hints, words[:25]),
-                               PEOPLE_TEMPERATURE * guesser.logits(hints, words[:25]), rtol=1e-5)
-
-
-def test_the_crossed_table_has_every_captain_with_every_guesser():
-    ai, guesser, words = random_ai_and_guesser()
-    by_frequency = np.array([0.0, 0.0, 0.0, 0.0, 3.0], np.float32)   # reads no link: the commonest card
-    other = FittedGuesser("other", StrangerFeatures(Partial()), by_frequency)
-    rows = crossed(ai, {"partial": guesser, "other": other}, range(2), words)
-    assert [(r[0], r[1]) for r in rows] == [(c, g) for c in (
-        "the game's", "oracle of partial", "the game's, planning for partial", "oracle of other",
-        "the game's, planning for other") for g in ("partial", "other")]
-    assert all(r[2] == 2 for r in rows)
-    own = dict(((r[0], r[1]), r[3]) for r in rows)[("oracle of partial", "partial")]
-    assert own.startswith("100.0%"), own   # it knows what its guesser takes

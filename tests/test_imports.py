@@ -47,6 +47,7 @@ FACES = {"models": "model", "initializers": "datasets", "support": "common", "bo
 # Unit tests, the corpus benchmark, the fitter of the model of people and what refits it (a person's
 # learner on a giver's turns) read the parts themselves.
 BEHIND_THE_FACE = ("tests.", "lab.benchmarks.", "lab.evaluation.people_fit", "lab.evaluation.human_models",
+                   "lab.evaluation.sight",
                    "lab.evaluation.giver_adaptation", "lab.evaluation.stops",
                    "download")   # fetch's command line, imported at every start: not the whole catalog
 

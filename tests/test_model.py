@@ -1,5 +1,6 @@
 """Captain and agent strategies on hand-made matrices whose best answer is known."""
 
+import itertools
 from dataclasses import replace
 
 import numpy as np
@@ -12,15 +13,13 @@ from model import (
     AGENTS,
     AI,
     CAPTAINS,
-    WIDEN_DENSE,
-    WIDEN_SPARSE,
     Agent,
     ExpectedCaptain,
     GreedyAgent,
     Hint,
     HintChoice,
-    Sight,
-    Situation,
+    MatrixReader,
+    Prices,
     ThresholdAgent,
     Weights,
     pick_chances,
@@ -94,183 +93,14 @@ def test_explanation_names_the_most_dangerous_card_and_runners_up():
     assert [word for word, _, _ in choice.runners_up] == ["ocean"]   # the only other scoring hint
 
 
-def test_expected_captain_is_bolder_when_behind():
-    captain = ExpectedCaptain(weights())
-    behind = Board.from_key(WORDS, KEY)
-    assert captain.risk(behind, RED) < 1.0 or captain.risk(behind, BLUE) < 1.0
-    # Red has 5 left and blue 1: blue is ahead, red must dare.
-    assert captain.risk(behind, RED) < captain.risk(behind, BLUE)
-
-
-def test_expected_captain_keeps_hints_that_work_for_every_partner():
-    # A partner who reads "fruit" as pointing at the assassin vetoes it.
-    partner_matrix = MATRIX.copy()
-    partner_matrix[1, 7] = 0.95
-    partner = weights(partner_matrix)
-    alone = ExpectedCaptain(weights(), partners=[weights()]).give_hint(board(), RED)
-    robust = ExpectedCaptain(weights(), partners=[weights(), partner]).give_hint(board(), RED)
-    assert alone.hint.word == "fruit"
-    assert robust.hint.word != "fruit"
-
-
-def test_expected_captain_also_simulates_the_hints_its_partners_like_best():
-    # Its own matrix barely links FRUIT to the pears and apples, and sees no assassin near
-    # "ocean"; its partner reads "ocean" close to SHARK and "fruit" as the clear hint.
-    own_matrix = MATRIX.copy()
-    own_matrix[0, 7] = 0.05
-    own_matrix[1, 3:5] = 0.3
-    own, partner = weights(own_matrix), family("sbert")   # two families: two voices
-    situation = Situation.of(own, board(), RED)
-    fruit, ocean = HINTS.index("fruit"), HINTS.index("ocean")
-
-    captain = ExpectedCaptain(own, partners=[own, partner], candidates=1)
-    views = [own.board_matrix(situation.words), partner.board_matrix(situation.words)]
-    assert captain.shortlist(situation, board()).tolist() == [ocean]
-    assert captain.shortlist(situation, board(), views=views).tolist() == [fruit]
-
-    def hint(widen_below: float) -> Hint:
-        return ExpectedCaptain(own, partners=[own, partner], candidates=1,
-                               widen_below=widen_below).give_hint(board(), RED).hint
-
-    # "ocean" 2 is worth 1.92 cards (the partner may read SHARK before a second target): a
-    # captain that wants 2 looks wider and finds "fruit" 2; one content with 1 keeps "ocean".
-    assert hint(widen_below=2.0) == Hint("fruit", 2)
-    assert hint(widen_below=1.0).word == "ocean"
-    assert hint(widen_below=-np.inf).word == "ocean"
-
-
 def agent_chances(row: np.ndarray, temperature: float = 0.02) -> np.ndarray:
     """Each card's chance to be a softmax agent's first pick, worked out by hand for the tests."""
     return np.exp(row / temperature) / np.exp(row / temperature).sum()
 
 
-def test_the_captain_prices_a_rare_assassin_at_its_chance_not_at_its_count_in_the_samples():
-    # "weather": CLOUD (neutral) first, SHARK 0.08 behind it, every own card far below. The
-    # agent turns over SHARK first with a softmax chance of 1.8%, which 4 samples would show
-    # as 0 or 1 in 4; the captain prices it exactly, and each count's value as a softmax does.
-    matrix = MATRIX.copy()
-    matrix[3] = [0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.90, 0.82]
-    situation = Situation.of(weights(matrix), board(), RED)
-    chances = agent_chances(matrix[3])
-    weather = np.array([HINTS.index("weather")])
-    for samples in (4, 20_000):
-        captain = ExpectedCaptain(weights(matrix), partners=[weights(matrix), weights(matrix)],
-                                  temperature=0.02, samples=samples)
-        value, assassin, _ = captain.expected(situation, weights(matrix), weather, risk=1.0)
-        assert assassin[0, 0] == pytest.approx(chances[7], rel=1e-3)     # 1 / (1 + e⁴)
-        neutral_first = chances[6] * captain.settings.neutral_cost
-        assert value[0, 0] == pytest.approx(chances[:5].sum() - neutral_first, abs=1e-3)
-    # Where the samples do matter, when the turn ends, they converge on the same chances.
-    value, assassin, _ = captain.expected(situation, weights(), np.array([HINTS.index("ocean")]), 1.0)
-    ocean = agent_chances(MATRIX[0])
-    assert assassin[0, 0] == pytest.approx(ocean[7], abs=0.01)
-
-
-def test_a_captain_alone_pays_only_for_the_cards_that_lose():
-    # Alone (single-team mode) no one races the team and a miss ends the turn as a hit would:
-    # the neutral CLOUD that "weather" points at costs nothing, nor does the score make the
-    # captain dare more or less.
-    w, behind = weights(), board()          # red has five cards left, blue only PIANO
-    alone, racing = ExpectedCaptain(w, alone=True), ExpectedCaptain(w)
-    assert alone.risk(behind, RED) == 1.0 and racing.risk(behind, RED) != 1.0
-    situation = Situation.of(w, behind, RED)
-    weather = np.array([HINTS.index("weather")])
-    chances = agent_chances(MATRIX[3])
-    value, _, _ = alone.expected(situation, w, weather, risk=1.0)
-    assert value[0, 0] == pytest.approx(chances[:5].sum(), abs=1e-3)
-    assert racing.expected(situation, w, weather, risk=1.0)[0][0, 0] < value[0, 0] - 0.2
-
-
-@pytest.mark.parametrize("alone", [True, False])
-def test_the_opponents_last_card_loses_like_the_assassin(alone):
-    # Blue has only PIANO left: turning it over wins the game for blue, alone or not.
-    w = weights()
-    captain, music = ExpectedCaptain(w, alone=alone), np.array([HINTS.index("music")])
-    value, losing, _ = captain.expected(Situation.of(w, board(), RED), w, music, risk=1.0)
-    assert losing[0, 0] > 0.99
-    # It is priced once, as a loss, not also as a miss on an opponent's card.
-    assert value[0, 0] == pytest.approx(0.0, abs=0.01)
-    # Red has five cards left: for blue, only the assassin loses.
-    assert list(captain.losing(Situation.of(w, board(), BLUE))) == [c is ASSASSIN for c in KEY]
-
-
-def test_in_the_endgame_the_assassin_costs_more():
-    # "ocean" reads SHARK right behind its own cards. With three own cards left (WHALE, SHIP,
-    # BEACH) the assassin costs `assassin_cost`; with two (BEACH found), `endgame_assassin_cost`,
-    # for a team alone: racing, care costs turns that the opponent uses.
-    w, ocean = weights(), HINTS.index("ocean")
-
-    def price_in_the_table(b: Board) -> float:
-        """The assassin's price that "ocean" for one card pays in the captain's table."""
-        situation = Situation.of(w, b, RED)
-        plain = ExpectedCaptain(w, partners=[w, w], alone=True, endgame_assassin_cost=8.0)
-        dearer = ExpectedCaptain(w, partners=[w, w], alone=True)
-        _, fatal, _ = plain.expected(situation, w, np.array([ocean]), risk=1.0)
-        cut = plain.score(situation, b)[ocean, 0] - dearer.score(situation, b)[ocean, 0]
-        return 8.0 + cut / fatal[0, 0]
-
-    b = board()
-    for word in ("apple", "pear"):
-        b.reveal(word, RED)
-    assert price_in_the_table(b) == pytest.approx(8.0)
-    b.reveal("beach", RED)
-    assert price_in_the_table(b) == pytest.approx(12.0)
-    racing = ExpectedCaptain(w, partners=[w, w])
-    assert racing.assassin_price(Situation.of(w, b, RED)) == 8.0
-
-
-def test_a_captain_whose_matrix_knows_every_hint_widens_later():
-    dense = weights()
-    silent_matrix = MATRIX.copy()
-    silent_matrix[HINTS.index("noise")] = 0.0              # a norm that never heard "noise"
-    sparse = weights(silent_matrix)
-    assert dense.knows_every_hint and not sparse.knows_every_hint
-    partner = weights()
-    assert ExpectedCaptain(dense, partners=[dense, partner]).widen_below == WIDEN_DENSE
-    assert ExpectedCaptain(sparse, partners=[sparse, partner]).widen_below == WIDEN_SPARSE
-    assert WIDEN_DENSE < WIDEN_SPARSE
-    assert ExpectedCaptain(dense, partners=[dense, partner], widen_below=0.5).widen_below == 0.5
-
-
-def test_a_surprise_weakens_a_partner_without_silencing_it():
-    captain = ExpectedCaptain(weights(), partners=[weights(), weights()], slip=0.1)
-    for _ in range(3):
-        captain.observe("fruit", WORDS, ["cloud"])    # no reading puts CLOUD first
-    assert np.allclose(captain.belief(), 0.5)
-    one = ExpectedCaptain(weights(), partners=[weights()])
-    one.observe("fruit", WORDS, ["cloud"])
-    assert one.belief().tolist() == [1.0]
-
-
 def test_pick_chances_follow_a_softmax_without_putting_back():
     logits = np.log(np.array([[1.0, 1.0, 2.0], [1.0, 3.0, 1.0]]))
     assert np.allclose(pick_chances(logits, [2, 0]), [[2 / 4, 1 / 5], [1 / 2, 1 / 4]])
-
-
-def test_the_captain_learns_how_noisy_its_agent_is():
-    def after(guesses):
-        captain = ExpectedCaptain(weights(), partners=[weights(), weights()], temperature=0.02)
-        for _ in range(2):
-            captain.observe("ocean", WORDS, guesses)
-        return captain.temperature
-
-    assert after(["whale", "ship", "beach"]) == 0.02      # as every reading ranks them
-    assert after(["beach", "ship"]) == 0.08               # twice out of order: 4 times as noisy
-    # One doubling must earn its cost: a hint nobody reads proves nothing.
-    assert after(["cloud"]) == 0.02
-    twin = ExpectedCaptain(weights(), twin_temperature=0.001)
-    twin.observe("ocean", WORDS, ["beach", "ship"])
-    assert twin.temperature == 0.001                      # its twin's noise is known
-
-
-def test_a_twin_captain_knows_its_agent_puts_beach_before_the_assassin():
-    # BEACH (0.80) edges out SHARK (0.79) for "ocean": too close for an agent the captain does
-    # not know, certain for its twin, which reads the captain's own matrix greedily.
-    ai = AI(weights(), "expected", "greedy")
-    assert ai.captain().give_hint(board(), RED).hint == Hint("fruit", 2)
-    twin = ai.captain(twin=True).give_hint(board(), RED)
-    assert twin.hint == Hint("ocean", 3)
-    assert play(ai.agent(), twin.hint, board()) == ["whale", "ship", "beach"]
 
 
 # --- agents ---------------------------------------------------------------------------
@@ -474,42 +304,6 @@ def test_an_ai_captain_plans_for_its_own_ai_agent_not_for_a_person():
     assert game.teams[RED].captain.give_hint(game).hint == Hint("fruit", 2)
 
 
-def family(name: str, matrix=MATRIX) -> Weights:
-    return Weights(name, HINTS, tuple(WORDS), matrix.copy())
-
-
-def test_a_hint_one_reader_family_rejects_gets_a_smaller_count():
-    # Three corpus matrices read "ocean" as three own cards, with SHARK far; SBERT reads
-    # BEACH below SHARK. Heard as three voices against one, SBERT's doubt is outvoted; heard as
-    # one family against another, it weighs half, and "ocean" is given for two.
-    matrix = MATRIX.copy()
-    matrix[0, 7] = 0.05
-    matrix[1, 3:5] = 0.0                   # no other hint competes
-    doubt = matrix.copy()
-    doubt[0, 2], doubt[0, 7] = 0.05, 0.5   # beach: far below the assassin for SBERT
-    corpus = [family(n, matrix) for n in ("word_collocations", "sentence_collocations", "fasttext")]
-    partners = [*corpus, family("sbert", doubt)]
-
-    def count(**options) -> int:
-        return ExpectedCaptain(corpus[0], partners=partners, caution=0.2, alone=True,
-                               assassin_cost=1.0,
-                               **options).give_hint(board(), RED).hint.count
-
-    assert count() == 2                    # with partners, families are heard
-
-
-def test_the_choice_names_the_reader_families_that_agree():
-    matrix = MATRIX.copy()
-    matrix[1, 7] = 0.95                    # SBERT reads "fruit" as the shark
-    partners = [family("fasttext"), family("sbert", matrix)]
-    captain = ExpectedCaptain(partners[0], partners=partners)
-    choice = captain.give_hint(board(), RED)
-    verdicts = dict(captain.agreement(board(), replace(choice, hint=Hint("fruit", 2),
-                                                       targets=("apple", "pear"))))
-    assert verdicts == {"corpus": True, "sbert": False}
-    assert choice.readers and all(isinstance(name, str) for name, _ in choice.readers)
-
-
 def test_explain_says_in_plain_words_which_cards_how_sure_and_the_danger():
     # Issue 40: --explain read like internals ("readers agreeing: mixed", scores like counts).
     from renderer import explanation
@@ -529,79 +323,114 @@ def test_explain_says_in_plain_words_which_cards_how_sure_and_the_danger():
         "    Most dangerous: CLOUD, a bystander: the hint points to it almost as much as to SHIP."]
     secret = explanation(choice, board(), withheld={"ship", "shark"}, meaning=False)
     assert "SHIP" not in secret and "SHARK" not in secret and "a card still face down" in secret
+    counted = replace(choice, chance=0.74)   # the expected captain says how often a person finds them
+    said = "    It expects a person to find all 2 cards it means 7 times in 10."
+    assert explanation(counted).splitlines()[1] == said
     one = replace(choice, readers=(("sbert", True),))
     assert ("Sure: the reader it checks (SBERT's sentence meaning) puts these cards above every other "
             "card.") in explanation(one)
 
 
-def test_a_count_bonus_adds_to_each_card_past_the_first_only_with_the_sight_rule():
-    # The bonus trusts what every reading sees (models/sight.py); with no rule, no bonus. FRUIT's
-    # APPLE and PEAR are seen and clear; a third card (WHALE, 0.05 like the rest) is neither.
-    w, b = weights(), board()
-    situation = Situation.of(w, b, RED)
-    sight = Sight([Weights("sbert", HINTS, tuple(WORDS), MATRIX.copy())], cards=WORDS)
-    plain = ExpectedCaptain(w, sight=sight).score(situation, b)
-    bolder = ExpectedCaptain(w, count_bonus=0.3, sight=sight).score(situation, b)
-    blind = ExpectedCaptain(w, count_bonus=0.3).score(situation, b)
-    fruit = HINTS.index("fruit")
-    assert bolder[fruit] - plain[fruit] == pytest.approx([0.0, 0.3, 0.0, 0.0])
-    assert blind[fruit] == pytest.approx(plain[fruit])
+
+
+# --- the expected captain: what its reader gets from a hint (models/expected.py) -------------
+
+def brute_force(logits: np.ndarray, own: np.ndarray, depth: int) -> tuple[list[float], list[float]]:
+    """The chance that the first j picks are own cards, and that every card meant (the own cards the
+    reader likes best) is among the first k, by enumerating every ordering of a Plackett–Luce reader."""
+    n, found, whole = len(logits), [0.0] * depth, [0.0] * depth
+    meant = np.argsort(-np.where(own, logits, -np.inf))
+    for order in itertools.permutations(range(n), depth):
+        p, left = 1.0, list(range(n))
+        for i in order:
+            p *= np.exp(logits[i] - np.logaddexp.reduce(logits[left]))
+            left.remove(i)
+        for j in range(depth):
+            found[j] += p * all(own[i] for i in order[:j + 1])
+            whole[j] += p * (set(order[:j + 1]) == set(meant[:j + 1].tolist()))
+    return found, whole
+
+
+def test_a_reader_is_read_pick_by_pick_exactly():
+    from models.expected import read
+
+    rng = np.random.default_rng(3)
+    logits = rng.normal(size=(4, 6)) * 3
+    logits[0, 0] = 60.0                    # a card it is all but sure of, the rest still told apart
+    own = np.array([True, True, False, True, False, False])
+    found, _, whole = read(logits, own, np.zeros(6), 3)
+    for row, f, w in zip(logits, found, whole, strict=True):
+        expected_found, expected_whole = brute_force(row, own, 3)
+        assert f == pytest.approx(expected_found, abs=1e-9) and w == pytest.approx(expected_whole, abs=1e-9)
+
+
+def sure_reader(matrix: np.ndarray, temperature: float = 0.05) -> MatrixReader:
+    return MatrixReader(weights(matrix), temperature)
+
+
+def test_a_hint_for_two_read_three_times_in_four_beats_a_sure_hint_for_one():
+    matrix = MATRIX.copy()
+    matrix[0] = [0.95, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05]   # ocean: WHALE alone, surely
+    matrix[1] = [0.05, 0.05, 0.05, 0.90, 0.86, 0.05, 0.70, 0.05]   # fruit: CLOUD, a bystander, near
+    captain = ExpectedCaptain(weights(matrix), sure_reader(matrix, 0.1))
+    choice = captain.give_hint(board(), RED)
+    assert choice.hint == Hint("fruit", 2) and 0.7 < choice.chance < 0.85
+
+
+def test_a_claim_the_reader_would_not_fill_is_priced():
+    matrix = MATRIX.copy()
+    matrix[1] = [0.05, 0.05, 0.05, 0.95, 0.40, 0.05, 0.05, 0.05]   # fruit: APPLE, PEAR barely
+    honest = ExpectedCaptain(weights(matrix), sure_reader(matrix, 0.2))
+    bold = ExpectedCaptain(weights(matrix), sure_reader(matrix, 0.2), prices=Prices(claim=0.0))
+    assert honest.give_hint(board(), RED).hint.count < bold.give_hint(board(), RED).hint.count
+
+
+def test_alone_only_the_cards_that_lose_cost():
+    key = [BLUE if w == "cloud" else c for w, c in zip(WORDS, KEY, strict=True)]   # blue has two
+    situation = ExpectedCaptain(weights()).situation(Board.from_key(WORDS, key), RED)
+    racing = Prices().of(situation, alone=False)
+    alone = Prices().of(situation, alone=True)
+    colors = dict(zip(situation.words, situation.colors, strict=True))
+    for word, price, lone in zip(situation.words, racing, alone, strict=True):
+        if colors[word] is ASSASSIN:
+            assert price == lone == Prices().loss
+        else:
+            assert lone == 0.0 and price == (1.0 if colors[word] is BLUE else 0.0)
+
+
+def test_the_opponents_last_card_is_priced_as_a_loss():
+    revealed = {w for w, c in zip(WORDS, KEY, strict=True) if c is BLUE}   # PIANO: blue's only card
+    revealed.discard("piano")
+    situation = ExpectedCaptain(weights()).situation(board(revealed), RED)
+    price = dict(zip(situation.words, Prices().of(situation, alone=False), strict=True))
+    assert price["piano"] == Prices().loss
+
+
+@pytest.mark.parametrize(("red", "blue", "dare"), [(9, 8, 1.0), (9, 6, 0.5), (7, 8, 1.0), (5, 8, 1.25),
+                                                    (8, 6, 0.8), (3, 1, 0.5)])
+def test_racing_it_dares_more_behind_and_less_ahead(red, blue, dare):
+    class Count:
+        def remaining(self, team):
+            return red if team is RED else blue
+
+    assert ExpectedCaptain(weights()).dare(Count(), RED) == dare
+    assert ExpectedCaptain(weights(), alone=True).dare(Count(), RED) == 1.0
 
 
 def test_between_hints_of_equal_value_the_commoner_word_wins():
-    # FRUIT and SEA read the cards alike (FRUIT's row twice), so the plain captain values them
-    # alike; the one that prices rarity takes the commoner (Zipf: sea 5.06, counted as 5; fruit 4.57).
-    matrix = np.vstack([MATRIX[1], MATRIX[1], MATRIX[2:]])
-    w, b = weights(matrix, hints=("fruit", "sea", "music", "weather", "noise")), board()
-    situation = Situation.of(w, b, RED)
-    plain = ExpectedCaptain(w).score(situation, b)
-    assert plain[0] == pytest.approx(plain[1])
-    pricing = ExpectedCaptain(w, commonness=0.05)
-    gap = pricing.score(situation, b)[1] - pricing.score(situation, b)[0]
-    assert gap == pytest.approx(0.05 * (5.0 - 4.57))
-    assert pricing.give_hint(b, RED).hint.word == "sea"
+    hints = ("fruit", "pomes")   # one common word, one rare, read alike
+    matrix = np.vstack([MATRIX[1], MATRIX[1]])
+    w = Weights("hand-made", hints, tuple(WORDS), matrix)
+    w.filter.fit[:] = True       # the rare word may be given here: its rarity alone decides
+    assert ExpectedCaptain(w, MatrixReader(w)).give_hint(board(), RED).hint.word == "fruit"
 
 
-def test_behind_in_a_race_the_captain_dares_a_second_card_only_evoked():
-    # FRUIT 2: five card words off the board stand between APPLE and PEAR in meaning, so PEAR is
-    # evoked but no first thought (`Rule.claimed`). Level, or alone, the captain asks for APPLE
-    # alone; racing and behind (five cards left to the opponent's one), with `dare_behind`, for both.
-    near = [f"near{i}" for i in range(5)]
-    pool = (*WORDS, *near)
-    reading = np.hstack([MATRIX, np.zeros((len(HINTS), len(near)), np.float32)])
-    reading[HINTS.index("fruit"), len(WORDS):] = 0.89
-    sight = Sight([Weights("sbert", HINTS, pool, reading)], cards=pool)
-
-    def hint(alone: bool, dare: bool) -> Hint:
-        w = weights()
-        captain = ExpectedCaptain(w, [w], alone, sight=sight, dare_behind=dare)
-        return captain.give_hint(board(), RED).hint
-
-    assert hint(alone=False, dare=True) == Hint("fruit", 2)
-    assert hint(alone=False, dare=False) == Hint("fruit", 1)
-    assert hint(alone=True, dare=True) == Hint("fruit", 1)
-
-
-@pytest.mark.parametrize("red, blue, behind", [(9, 8, False), (5, 4, False), (6, 4, True), (2, 1, True)])
-def test_the_team_to_play_is_behind_two_cards_down_or_one_card_from_losing(red, blue, behind):
-    # Playing now is worth a card: the starting team's 9 to 8 is level.
-    key = [RED] * red + [BLUE] * blue
-    racing = ExpectedCaptain(weights(), dare_behind=True)
-    assert racing.behind(Board.from_key([f"w{i}" for i in range(len(key))], key), RED) is behind
-
-
-def test_the_shortlist_holds_the_hints_best_for_two_cards():
-    # WEATHER points at WHALE alone, more strongly than FRUIT at APPLE: by the quick score over
-    # counts WEATHER is the one hint simulated (`candidates=1`), and the captain asks for one card.
-    # With the best hint for two in the shortlist too (`pair_candidates`), FRUIT 2 is weighed and given.
+def test_a_reader_who_strays_more_is_less_sure_to_find_a_hints_cards():
     matrix = MATRIX.copy()
-    matrix[HINTS.index("weather")] = 0.05
-    matrix[HINTS.index("weather"), WORDS.index("whale")] = 1.0
-    matrix[HINTS.index("fruit"), WORDS.index("pear")] = 0.8
-    w = weights(matrix)
-
-    def hint(pairs: int) -> Hint:
-        return ExpectedCaptain(w, candidates=1, pair_candidates=pairs).give_hint(board(), RED).hint
-
-    assert hint(pairs=0) == Hint("weather", 1)
-    assert hint(pairs=1) == Hint("fruit", 2)
+    matrix[1] = [0.05, 0.05, 0.05, 0.90, 0.80, 0.05, 0.05, 0.60]   # fruit: the assassin not far
+    steady = sure_reader(matrix, 0.03)
+    loose = replace(steady, lapse=0.6, flat=0.05)
+    sure = ExpectedCaptain(weights(matrix), steady).give_hint(board(), RED)
+    unsure = ExpectedCaptain(weights(matrix), loose).give_hint(board(), RED)
+    assert sure.hint == unsure.hint == Hint("fruit", 2)
+    assert sure.chance > 0.99 and unsure.chance < 0.6 and unsure.score < sure.score - 1

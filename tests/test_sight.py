@@ -9,8 +9,8 @@ import numpy as np
 
 from common import read_compounds
 from initializers.compounds import splits
+from lab.evaluation.sight import ALONE_NEAR, CLEAR_RANK, NEAR, Sight
 from model import Weights
-from models.sight import ALONE_NEAR, CLEAR_RANK, NEAR, Sight
 
 HINTS = ("sea", "gas", "salt")
 WORDS = ("wave", "fish", "giant", "flame", "bank")
@@ -363,30 +363,6 @@ def test_a_card_a_dictionary_links_beside_a_target_it_does_not_is_a_rival() -> N
     assert counts(both, 1, ["harp", "ear"]) == [False, False]   # EAR first, below STRING
     assert both.sees("music", words, ["harp", "ear"]) == {"meaning": True, "lexicon": False}
     assert not both.nearness(words, np.array([0]))[0].any()   # no first thought by a dictionary
-
-
-def test_the_log_says_which_claimed_cards_were_first_thoughts_and_taken(tmp_path: Path) -> None:
-    # One game: SEA 2 meant WAVE and FISH, the person took WAVE and passed; SALT 2 meant FISH and
-    # BANK, to an AI agent (not read). FISH is evoked by SEA but no first thought (`CLEAR_RANK`
-    # card words off the board stand between).
-    import json
-
-    from lab.evaluation.first_thoughts import claims
-
-    near = tuple(f"near{i}" for i in range(CLEAR_RANK))
-    columns = np.zeros((len(HINTS), len(near)), np.float32)
-    columns[0] = 0.55
-    seen = Sight([Weights("sbert", HINTS, WORDS + near, np.hstack([SBERT, columns]))], cards=WORDS + near)
-    game = {"seed": 7, "board": list(WORDS), "teams": {"red": "ai:human (normal)", "blue": "ai:ai (normal)"},
-            "turns": [{"team": "red", "hint": ["sea", 2], "targets": ["wave", "fish"],
-                       "guesses": [["wave", "own"]]},
-                      {"team": "blue", "hint": ["salt", 2], "targets": ["fish", "bank"],
-                       "guesses": [["fish", "own"]]}]}
-    log = tmp_path / "games.jsonl"
-    log.write_text(json.dumps(game) + "\n", encoding="utf-8")
-    assert list(claims(log, seen)) == [(7, "sea", "fish", False, False)]
-    assert list(claims(log, seen, first_seed=8)) == []
-
 
 def test_with_no_norms_two_words_of_a_longer_phrase_are_no_first_thought() -> None:
     # The embedded default: DOG 2 for COLLAR and CRAB, through WordNet's CRAB-EATING DOG (a fresh

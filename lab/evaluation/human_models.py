@@ -24,14 +24,14 @@ from lab.evaluation import people_fit
 from lab.evaluation.games import play_solo
 from lab.evaluation.human_duet import available, folder, read_turns
 from lab.evaluation.runner import run_all
+from lab.evaluation.sight import Sight
 from lab.evaluation.stats import count_table, pooled, summarize
 from lab.evaluation.tables import fmt, heading, ran, table
 from lab.foreign.agent import UNKNOWN_CARD, hint_vector, spelling_scores
 from lab.foreign.vectors import SOURCES, Vectors, load
-from model import AI, Hint, Sight, Weights, zipf
+from model import AI, ExpectedCaptain, Hint, Weights, zipf
 from models.chances import softmax
-from models.expected import FOR_PEOPLE, ExpectedCaptain
-from models.people import PeopleReading, card_frequency, in_context
+from models.people import card_frequency, in_context
 
 # guesser name → the foreign vectors it reads
 GUESSERS: dict[str, tuple[str]] = {"mpnet-people": ("mpnet",), "glove-people": ("glove",)}
@@ -98,43 +98,35 @@ class FittedGuesser:
         return words[int(rng.choice(len(words), p=softmax(logits.astype(np.float64))))]
 
 
+# A greedy guesser takes its likeliest card: read as its logits this many times as sharp.
+GREEDY_SHARPNESS = 50.0
+
+
 @dataclass
 class Foreseen:
-    """A fitted guesser as the model a captain plans for (`PeopleReading`'s model): its logits for
-    any clues, and for every hint of the game's vocabulary (`hints`)."""
+    """A fitted guesser as a reader a captain plans for (models/reader.py): its logits for any
+    clues, and for every hint of the game's vocabulary (`hints`), sharpened when it takes its
+    likeliest card; it never strays from them."""
 
     guesser: FittedGuesser
     hints: Sequence[str]
+    name: str = "oracle"
+    lapse: float = 0.0
+    flat: float = 1.0
 
     def logits(self, clues: Sequence[str], words: Sequence[str]) -> np.ndarray:
-        return self.guesser.logits(clues, words)
+        sharpness = 1.0 if self.guesser.sample else GREEDY_SHARPNESS
+        return self.guesser.logits(clues, words) * np.float32(sharpness)
 
     def board_logits(self, words: Sequence[str]) -> np.ndarray:
-        return self.guesser.logits(self.hints, words)
+        return self.logits(self.hints, words)
 
 
 def oracle(ai: AI, guesser: FittedGuesser, alone: bool = True) -> ExpectedCaptain:
-    """The captain built for this guesser: the game's captain for a person (`FOR_PEOPLE`), planning
-    for the guesser's own fitted model instead of the model of people, with no rule of what a person
-    sees. No game's captain knows its partner so; it bounds what knowing them is worth. A sampling
-    guesser is simulated at its own softmax; a greedy one as a twin, who takes its best card."""
-    reading = foreseen(ai, guesser)
-    return ExpectedCaptain(reading, [reading] if guesser.sample else (), alone, settings=FOR_PEOPLE)
-
-
-def sighted(ai: AI, guesser: FittedGuesser, alone: bool = True) -> ExpectedCaptain:
-    """The game's captain planning for this guesser's fitted model in place of the model of people:
-    a stranger it simulates, hinting only what every reading of the game sees (`AI.sight`). What a
-    model of people on other vectors is worth to the game's captain, when its judge is another."""
-    reading = foreseen(ai, guesser)
-    return ExpectedCaptain(reading, [reading], alone, settings=FOR_PEOPLE, sight=ai.sight)
-
-
-def foreseen(ai: AI, guesser: FittedGuesser) -> PeopleReading:
-    """The guesser's fitted model as the reading a captain plans for, on the AI's hint vocabulary."""
-    reading = PeopleReading(ai.weights, Foreseen(guesser, ai.weights.hints))
-    reading.name = "oracle"
-    return reading
+    """The captain built for this guesser: the game's captain planning for the guesser's own fitted
+    model instead of the model of people. No game's captain knows its partner so; it bounds what
+    knowing them is worth."""
+    return ExpectedCaptain(ai.weights, Foreseen(guesser, ai.weights.hints), alone)
 
 
 def stranger_features(name: str) -> StrangerFeatures:
@@ -167,6 +159,16 @@ def agreement(name: str, sources: Path) -> dict[str, float]:
 RULE = ("One team alone (9 own, 8 opponent, 7 neutral, 1 assassin), count+1 guesses allowed; the "
         "guesser turns over the face-down card its fitted model ranks first, `count` times (one "
         "for 0 or unlimited), and stops; score = hints to find all own cards, 25 on a loss.")
+
+
+def build_ai(sources: Path, words: Sequence[str], embedded: bool) -> tuple[AI, dict]:
+    """The game's AI on the matrices at hand (SBERT and WordNet alone when `embedded`), and every
+    matrix loaded, for the judge."""
+    import datasets
+    from lab.evaluation.loading import load_all
+
+    weights, _, _ = load_all(list(datasets.INITIALIZERS), sources, None, required=False, words=words)
+    return game_ai(weights, datasets.EMBEDDED if embedded else None), weights
 
 
 def game_ai(weights: Mapping[str, Weights], names: Sequence[str] | None = None) -> AI:

@@ -7,7 +7,7 @@ import ast
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from model import AI, Agent, Captain
+from model import AI, CAPTAINS, GREEDY, Agent, Captain, ExpectedCaptain, MatrixReader
 
 
 @dataclass(frozen=True)
@@ -53,12 +53,17 @@ def parse_value(text: str) -> object:
 def captain_of(spec: Spec, weights: dict, plans_for: Sequence | None = None,
                alone: bool = False) -> Captain:
     """A fresh captain for one game (models may keep state within a game), built by the game's
-    factory (`AI.captain`), every other loaded matrix a partner. With `plans_for`, a captain
-    that simulates its agent plans for those matrices (the partner policy's; none: its twin)
-    rather than for a person; `alone` for single-team mode."""
+    factory (`AI.captain`), every other loaded matrix a partner. With `plans_for` (the partner
+    policy's matrices, the captain's own first), a captain that plans for a reader plans for an
+    agent it does not know as the first of them read as a softmax, or, with none, for its twin,
+    which takes its strongest card, rather than for a person; `alone` for single-team mode."""
     ai = AI(weights[spec.initializer], captain_strategy=spec.strategy, partners=others(spec, weights),
-            captain_options=dict(spec.params), plans_for=None if plans_for is None else tuple(plans_for))
-    return ai.captain(alone=alone)
+            captain_options=dict(spec.params))
+    strategy = CAPTAINS[spec.strategy]
+    if plans_for is None or not issubclass(strategy, ExpectedCaptain):
+        return ai.captain(alone=alone)
+    reader = MatrixReader(plans_for[0]) if plans_for else MatrixReader(ai.weights, GREEDY)
+    return strategy(ai.weights, reader, alone, **dict(spec.params))
 
 
 def agent_of(spec: Spec, weights: dict) -> Agent:

@@ -1,4 +1,5 @@
-"""What a person sees in a hint, whichever way they read it: the rule a target must pass.
+"""What a person sees in a hint, whichever way they read it: the lab's judge of a hint's targets
+and lures (the rule the game's captain kept to before it priced what a person sees, decision 0091).
 
 A person may read a hint by meaning (embeddings), by what people say first (the norms), by
 the phrases and compounds it makes (FIRE ENGINE, HAMMERHEAD) or by what a dictionary says of it
@@ -23,6 +24,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from models.people import card_ranks
 from models.phrases import PHRASE_LINK, compounds, known_phrases
 from models.weights import Weights
 
@@ -80,12 +82,6 @@ WARY = frozenset({"sbert"})
 # people gave): there a link brings a card to mind only above this many times the weakest, for
 # one person of a hundred (FLOWER → ROBE, MARK → SEAL) is nobody's first thought.
 LONE = {"eat": 1.5}
-
-
-def card_ranks(reading: np.ndarray, count: int) -> np.ndarray:
-    """Each of the first `count` columns' rank in its row of `reading` (hints × card words; 0: the
-    strongest): how near the hint puts each board card among every card word."""
-    return (reading[:, None, :] > reading[:, :count, None]).sum(axis=2)
 
 
 @dataclass(frozen=True)
