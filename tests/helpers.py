@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -119,6 +120,14 @@ def finish(process: subprocess.Popen, stdin: str | bytes,
         process.communicate()
         raise
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def interruptible() -> None:
+    """A child's `preexec_fn`: SIGINT's default action, whatever the suite inherited. A shell that
+    starts a job in the background (`nohup python -m pytest &`, a runner, a scheduler) makes it
+    ignore SIGINT; a Python started so installs no KeyboardInterrupt, and a Ctrl-C test's signal
+    would never land."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def dealt_board(seed: int) -> Board:

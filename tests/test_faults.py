@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import interruptible
 
 import common
 import datasets
@@ -180,8 +181,8 @@ OLD = np.ones((50, 20), dtype=np.float32)
 
 def kill_a_rebuild(path: Path, sig: int, delay: float) -> str:
     """Start a rebuild of `path` in a subprocess, send it `sig` after `delay` s; what became of it."""
-    child = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     assert child.stdout.readline().strip() == "writing"
     time.sleep(delay)
     child.send_signal(sig)
