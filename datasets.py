@@ -181,10 +181,10 @@ def _background(catalog: Catalog) -> None:
     if catalog.pending:
         where = {"sources": catalog.sources, "cache_dir": catalog.cache_dir}
         try:
-            warn(background.start(replace(catalog.settings, **where)))
+            warn(background.start(replace(catalog.settings, **where), sorted(catalog.pending)))
         except OSError as error:   # a cache folder that cannot be written: the game goes on without
-            warn(f"The matrices made from the corpus could not be built in the background ({error}); "
-                 "this game plays without them.")
+            warn(f"The matrices {', '.join(sorted(catalog.pending))} could not be built in the background "
+                 f"({error}); this game plays without them.")
     elif catalog.deferred and (names := background.joined(catalog.cache_dir)):
         warn(f"The matrices built in the background joined the AI ({', '.join(names)}): it plays "
              "with every dataset.")
