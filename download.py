@@ -10,7 +10,9 @@ The game offers the download once, before the first interactive game without any
 from __future__ import annotations
 
 import argparse
+import os
 import textwrap
+import urllib.parse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -25,8 +27,9 @@ from initializers.fetch import (
     PAUSE,
     TIMEOUT,
     Dataset,
+    Download,
+    Shelf,
     Unreachable,
-    copy_of,
     download,
     downloadable,
     mirror,
@@ -145,18 +148,42 @@ def fetch(names: Sequence[str], sources: Path, **options) -> int:
     except OSError as error:   # the sources folder cannot be written
         warn(f"datasets: {error}")
         return 1
-    total = len(done.fetched) + len(done.replaced) + len(done.present) + len(done.failed)
+    total = len(done.fetched) + len(done.replaced) + len(done.present) + len(done.failed) + len(done.absent)
     parts = [f"{len(done.fetched)} fetched", f"{len(done.present)} already there"]
     parts += [f"{len(done.replaced)} fetched again (corrupt)"] * bool(done.replaced)
     parts += [f"{len(done.failed)} failed"] * bool(done.failed)
+    parts += [f"{len(done.absent)} not found (HTTP 404)"] * bool(done.absent)
     warn(f"datasets: {total} files in {sources}/: {', '.join(parts)}.")
+    if done.absent:
+        for line in not_found(done, options.get("base_url") or os.environ.get(BASE_URL_VARIABLE), sources):
+            warn(line)
     if done.failed:
         warn("datasets: run the same command again to fetch what failed.")
+    if done.failed or done.absent:
         return 1
     if done.fetched or done.replaced:
         warn(f"datasets: the next game starts at once and builds the AI's matrices in the background "
              f"({BUILD_TIME}, once); they join the game after it.")
     return 0
+
+
+def not_found(done: Download, base_url: str | None, sources: Path) -> list[str]:
+    """Two lines on the files a server said it does not have: which, and what to do (asking again
+    would not help)."""
+    urls = done.absent
+    shown = ", ".join(urllib.parse.urlsplit(url).path.lstrip("/") for url in urls[:3])
+    more = f" and {len(urls) - 3} more" if len(urls) > 3 else ""
+    where = base_url.rstrip("/") if base_url else "their publishers"
+    lines = [f"datasets: not at {where}: {shown}{more}."]
+    if base_url:
+        lines.append(f"datasets: that mirror lacks them: write it again where it is served from with "
+                     f"`{PROGRAM} datasets mirror DIR --sources FOLDER` from a folder that has them "
+                     f"(`datasets status --sources FOLDER` says), or download without --base-url from "
+                     f"the publishers.")
+    else:
+        lines.append(f"datasets: a publisher moved them: put them in {sources}/ by hand (where from: "
+                     f"`{PROGRAM} datasets --help`; the formats: `{PROGRAM} help datasets`).")
+    return lines
 
 
 def write_mirror(names: Sequence[str], sources: Path, folder: Path) -> int:
@@ -180,8 +207,9 @@ def write_mirror(names: Sequence[str], sources: Path, folder: Path) -> int:
 def status(sources: Path, files: bool = False, out: Callable[[str], None] = print) -> int:
     """What is in the sources folder for each dataset: its files, size and checks, what it adds."""
     out(f"datasets in {sources}/:")
+    shelf = Shelf(sources)
     for d in downloadable().values():
-        copies = [(remote, *copy_of(remote, sources)) for remote in d.files]
+        copies = [(remote, *shelf.copy_of(remote)) for remote in d.files]
         present = [(path, problem) for _, path, problem in copies if path is not None]
         out(f"{d.name}: {_dataset_line(d, sources, present)}")
         out(f"  adds: {d.adds}")

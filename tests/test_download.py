@@ -145,11 +145,11 @@ def test_a_changed_file_is_kept_with_trust_content_when_it_reads_right(publisher
     assert kept.fetched == ["usf/P-R.txt"]
 
 
-def test_a_404_is_named_and_the_other_files_still_come(publisher, tmp_path):
+def test_a_404_is_named_asked_once_and_the_other_files_still_come(publisher, tmp_path):
     publisher.faults["/cache/epub/31287/pg31287.txt"] = ["404", "404"]
     done = get(publisher, tmp_path, names=("corpus",))
-    assert len(done.failed) == 1 and "HTTP 404" in done.failed[0]
-    assert publisher.url + "/cache/epub/31287/pg31287.txt" in done.failed[0]
+    assert done.absent == [publisher.url + "/cache/epub/31287/pg31287.txt"] and not done.failed
+    assert publisher.asked("pg31287") == 1   # not there: asking again would not help
     assert len(done.fetched) == len(BOOKS) - 1
 
 
@@ -212,11 +212,25 @@ def test_the_command_downloads_then_says_so(publisher, tmp_path, capsys):
 
 
 def test_the_command_fails_when_a_file_fails(publisher, tmp_path, capsys):
-    publisher.faults["/FreeAssociation/AppendixA/Cue_Target_Pairs.C"] = ["404", "404"]
+    publisher.faults["/FreeAssociation/AppendixA/Cue_Target_Pairs.C"] = ["drop", "drop"]
     code = download.main(["download", "usf", "--sources", str(tmp_path), "--base-url", publisher.url,
                           "--pause", "0"])
     err = capsys.readouterr().err
     assert code == 1 and "usf/C.txt not fetched" in err and "1 failed" in err and "again" in err
+
+
+def test_files_a_server_does_not_have_are_said_in_three_lines_with_what_to_do(publisher, tmp_path, capsys):
+    for n in BOOKS:   # the publisher serves these four books of the 359: it has none of them now
+        publisher.faults[f"/cache/epub/{n}/pg{n}.txt"] = ["404"]
+    code = download.main(["download", "usf", "corpus", "--sources", str(tmp_path), "--base-url",
+                          publisher.url, "--pause", "0"])
+    lines = [line for line in capsys.readouterr().err.splitlines() if not line.endswith("%)")]
+    assert code == 1 and len(lines) == 3, lines
+    assert lines[0].endswith("8 fetched, 0 already there, 359 not found (HTTP 404).")
+    assert lines[1].startswith(f"datasets: not at {publisher.url}: cache/epub/")
+    assert lines[1].endswith("and 356 more.")
+    assert "datasets mirror DIR --sources FOLDER" in lines[2] and "without --base-url" in lines[2]
+    assert "the same command again" not in " ".join(lines)   # it would not help
 
 
 def test_status_says_what_is_there(publisher, tmp_path, capsys):
