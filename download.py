@@ -244,33 +244,34 @@ def _dataset_line(d: Dataset, sources: Path, present: list[tuple[Path, str | Non
 # --- the game's offer --------------------------------------------------------------------
 
 
-OFFER = """The AI plays on SBERT and WordNet alone. With the datasets it plays better (people's word
+OFFER = """The AI played on SBERT and WordNet alone. With the datasets it plays better (people's word
 associations from USF and EAT, and 359 books from Project Gutenberg: about 105 MB to download,
-47 MB on disk; some 12 minutes, pausing between files as Gutenberg asks; then the game starts at
-once, with a {build}-minute build in the background, once).
+47 MB on disk; some 12 minutes, pausing between files as Gutenberg asks; then the next game starts
+at once, with a {build}-minute build in the background, once). This is asked once.
 Download them now? (later: {command} datasets download) [y/N]> """
 
 
-def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str] | None = None) -> None:
-    """Before a game in a terminal with no dataset in `sources`: ask once whether to download
-    them. A "no" is remembered in `declined` (default data/datasets_declined); a run that is not
-    interactive is never asked."""
+def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str] | None = None) -> bool:
+    """After a game in a terminal with no dataset in `sources`: ask once whether to download them;
+    whether some came. A "no" is remembered in `declined` (default data/datasets_declined); a run
+    that is not interactive is never asked."""
     declined, ask = declined or DECLINED_PATH, ask or input
     if not interactive() or declined.exists() or any(s.files(sources) for s in SOURCES.values()):
-        return
+        return False
     try:
         answer = ask(OFFER.format(build=FIRST_BUILD_MINUTES, command=PROGRAM)).strip().lower()
     except EOFError:
-        return
+        return False
     if answer in ("y", "yes"):
         fetch([n for n, d in downloadable().items() if d.default], sources)
-        return
+        return any(s.files(sources) for s in SOURCES.values())
     try:
         declined.parent.mkdir(parents=True, exist_ok=True)
         declined.write_text("You said no to downloading the datasets before a game. Delete this file to "
                             f"be asked again, or run: {PROGRAM} datasets download\n")
     except OSError as error:
         warn(f"could not remember the answer in {declined}: {error}")
+    return False
 
 
 COMMAND = Command("datasets", "download the datasets, or say which are there", DESCRIPTION, add_arguments,

@@ -27,7 +27,8 @@ from model import AI, KEPT, NOTHING_YET, Choice, PeopleModel, Person
 FORMAT, VERSION = "codenames-player", 1
 GUEST = "guest"    # learnt within the session only, kept nowhere
 NOBODY = "none"    # not learnt at all
-LAST = "last"      # the file in the players' folder naming who played last: the prompt's default
+LAST = "last"      # the file in the players' folder naming who played last: who plays, unless told
+DECLINED = "declined"   # beside it: a first-time player said no to keeping what the AI learnt
 NAME = re.compile(r"[^\W_][\w-]{0,31}")   # a letter or digit, then letters, digits, - and _: 32 at most
 NAME_RULE = "letters, digits, - and _, starting with a letter or digit, at most 32"
 
@@ -132,6 +133,19 @@ class Profiles:
         except (OSError, ValueError):
             return None
 
+    def declined(self) -> bool:
+        """Whether a player said no to keeping what the AI learnt (so the question comes once)."""
+        return (self.folder / DECLINED).is_file()
+
+    def decline(self) -> None:
+        """Remember a no to keeping what the AI learnt; a folder that cannot be written only costs
+        the question once more."""
+        try:
+            atomic_write_bytes(self.folder / DECLINED, b"Delete this file to be asked again, or play with "
+                               b"--player NAME.\n")
+        except OSError as error:
+            warn(f"could not remember the answer in {self.folder / DECLINED}: {error}")
+
     def remember_last(self, name: str) -> None:
         """Remember who played last, the name the prompt offers next time; a folder that cannot
         be written only costs that."""
@@ -216,6 +230,18 @@ class Player:
             say(f"Welcome, {name}: the AI learns how you play as you go, and keeps it in "
                 f"{profiles.path(name)} (on this computer only).")
         return cls(name, person, profiles)
+
+    def kept_as(self, name: str, profiles: Profiles, ai: AI) -> Player:
+        """A guest kept under `name` from now on: what the AI learnt this session, after what a
+        profile of that name already holds."""
+        earlier = profiles.load(name)
+        person = Person(ai.people, choices=[*earlier, *self.person.choices]) if earlier else self.person
+        return Player(name, person, profiles)
+
+    def read_by(self, ai: AI) -> Player:
+        """The same player for another AI (its model of people on other matrices): learnt again from
+        their choices."""
+        return Player(self.name, Person(ai.people, choices=self.person.choices), self.profiles)
 
     def save(self) -> None:
         """Keep what the AI has learnt (a guest's: nothing); a file that cannot be written gets a

@@ -317,17 +317,47 @@ def test_a_game_without_a_terminal_never_asks(tmp_path):
     assert result.returncode == 0 and "Download them" not in result.stdout + result.stderr
 
 
-def test_the_first_game_in_a_terminal_asks_once(tmp_path, monkeypatch, capsys):
+def test_no_question_in_a_terminal_when_no_person_plays(tmp_path, monkeypatch, capsys):
     import main
+    import session
 
-    monkeypatch.setattr(download, "interactive", lambda: True)
+    for module in (download, session):
+        monkeypatch.setattr(module, "interactive", lambda: True)
     monkeypatch.setattr(download, "DECLINED_PATH", tmp_path / "declined")
-    questions = []
-    monkeypatch.setattr("builtins.input", lambda question: questions.append(question) or "no")
+    monkeypatch.setattr("builtins.input", lambda question: pytest.fail(f"asked: {question}"))
     args = ["--red", "ai:ai", "--blue", "auto", "--seed", "1", "--no-log", "--sources", str(tmp_path)]
-    assert main.main(args) == 0 and main.main(args) == 0
-    assert len(questions) == 1 and "Download them now?" in questions[0]
-    assert (tmp_path / "declined").exists() and "wins" in capsys.readouterr().out
+    assert main.main(args) == 0 and "wins" in capsys.readouterr().out
+    assert not (tmp_path / "declined").exists()
+
+
+def test_a_persons_first_game_offers_the_download_once_after_it(tmp_path, monkeypatch, capsys):
+    from helpers import dealt_board
+
+    import main
+    import session
+
+    for module in (download, session):
+        monkeypatch.setattr(module, "interactive", lambda: True)
+    monkeypatch.setattr(download, "DECLINED_PATH", tmp_path / "declined")
+    board = dealt_board(1)
+    red = [c.word for c in board.cards if c.color.value == "red"]
+    questions = []
+
+    def answer(question: str = "") -> str:   # red's every card, whatever the hint; then no, and no
+        questions.append(question)
+        return red.pop(0) if "guess" in question else "n"
+    monkeypatch.setattr("builtins.input", answer)
+    args = ["--red", "ai:human", "--blue", "auto", "--seed", "1", "--no-log", "--sources", str(tmp_path),
+            "--player", "guest", "--profiles", str(tmp_path / "players")]
+    assert main.main(args) == 0
+    asked = [q for q in questions if "guess" not in q]
+    assert len(asked) == 2 and "Download them now?" in asked[0] and asked[1] == "Play again? [Y/n]> "
+    assert questions.index(asked[0]) > max(i for i, q in enumerate(questions) if "guess" in q)
+    assert (tmp_path / "declined").exists() and "*** RED wins" in capsys.readouterr().out
+    red[:] = [c.word for c in board.cards if c.color.value == "red"]
+    questions.clear()
+    assert main.main(args) == 0
+    assert [q for q in questions if "guess" not in q] == ["Play again? [Y/n]> "]   # a no, never repeated
 
 
 @pytest.mark.slow

@@ -198,7 +198,8 @@ def test_a_person_giving_hints_waits_before_the_first_prompt_not_after_it(hints_
     assert ready < out.index("red captain, your hint> ")
     assert "RED captain: QWERTYUIOP 1" in out
     # one line, no bars
-    assert err.startswith("The AI plays on SBERT and WordNet alone") and len(err.splitlines()) == 1
+    assert err.startswith("No datasets: the AI plays on SBERT and WordNet alone")
+    assert len(err.splitlines()) == 1
     assert all(word.upper() in out for word in board.words)
 
 
