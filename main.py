@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import session
-from board import TEAMS
-from cli import Command, CommandParser, add_ai_arguments, parse_seed
-from common import BOARD_WORDS_PATH, CLONE_COMMAND, COMMAND, GAMES_LOG_PATH
+from board import SIZE, TEAMS
+from cli import Command, CommandParser, OneLineParser, add_ai_arguments, file_to_write, parse_seed, wrong
+from common import BOARD_WORDS_PATH, CLONE_COMMAND, COMMAND, GAMES_LOG_PATH, load_words
 from model import LEVELS
 from players import COMPOSITIONS, Composition
 from profiles import GUEST, NOBODY, add_profiles_argument, player_flag
@@ -83,8 +83,8 @@ def command(name: str) -> Command:
 
 def parser() -> argparse.ArgumentParser:
     """The game's flags, and a subcommand for each other command."""
-    p = argparse.ArgumentParser(prog=COMMAND, description=DESCRIPTION, epilog=EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = OneLineParser(prog=COMMAND, description=DESCRIPTION, epilog=EPILOG,
+                      formatter_class=argparse.RawDescriptionHelpFormatter)
     teams = p.add_argument_group("teams")
     for color in TEAMS:
         teams.add_argument(f"--{color.value}", metavar="TEAM", type=composition,
@@ -101,12 +101,12 @@ def parser() -> argparse.ArgumentParser:
                    help="how the AI plays, for your side and for the opponent (an ai:ai team). "
                         + ". ".join(level.help() for level in LEVELS.values()) + ".")
     p.add_argument("--seed", type=parse_seed, help="make the board, key and AI sampling reproducible")
-    p.add_argument("--words", type=Path, metavar="FILE",
+    p.add_argument("--words", type=word_list, metavar="FILE",
                    help=f"play with another list of card words (default {BOARD_WORDS_PATH.name})")
     add_ai_arguments(p)
     p.add_argument("--explain", action="store_true",
                    help="say why the AI chose each hint (while a person guesses, after the turn)")
-    p.add_argument("--log", type=Path, default=GAMES_LOG_PATH, metavar="FILE",
+    p.add_argument("--log", type=file_to_write("--log"), default=GAMES_LOG_PATH, metavar="FILE",
                    help="append each game as a JSON line here (default data/games.jsonl)")
     p.add_argument("--no-log", action="store_true", help="do not write the game log")
     commands = p.add_subparsers(dest="command", title="other commands", metavar="COMMAND",
@@ -114,6 +114,20 @@ def parser() -> argparse.ArgumentParser:
     for name, summary in COMMANDS.items():
         commands.add_parser(name, help=summary, command=functools.partial(command, name))
     return p
+
+
+def word_list(text: str) -> Path:
+    """`--words FILE` as an argparse type: a word list that deals a board (25 distinct words)."""
+    try:
+        words = load_words(text)
+    except UnicodeDecodeError:
+        wrong("--words", text, "is not UTF-8 text: a word list is one word a line")
+    except OSError as error:
+        wrong("--words", text, f"cannot be read ({error.strerror or error})")
+    if len(words) < SIZE:
+        held = f"{len(words)} distinct word{'s' * (len(words) != 1)}"
+        wrong("--words", text, f"holds {held}: a board needs {SIZE}")
+    return Path(text)
 
 
 def composition(text: str) -> Composition:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cli import Command, add_ai_arguments
+from cli import Command, add_ai_arguments, folder_flag
 from common import COMMAND as PROGRAM
 from common import PLAYERS_DIR, atomic_write_bytes, warn
 from model import AI, KEPT, NOTHING_YET, Choice, PeopleModel, Person
@@ -285,7 +285,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def add_profiles_argument(p: argparse._ActionsContainer) -> None:
     """`--profiles DIR`: where the profiles are (the tests' own folder)."""
-    p.add_argument("--profiles", type=Path, default=PLAYERS_DIR, metavar="DIR",
+    p.add_argument("--profiles", type=folder_flag("--profiles"), default=PLAYERS_DIR, metavar="DIR",
                    help="the folder of players' profiles (default data/players/)")
 
 

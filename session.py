@@ -309,7 +309,7 @@ def play_game(args: argparse.Namespace, lineup: Lineup, ai: AI | None, seed: int
     try:
         board = new_board(args.words, board_rng)
     except (OSError, ValueError) as error:
-        warn(f"cannot deal a board: {error}")
+        warn(f"cannot deal a board from {args.words or BOARD_WORDS_PATH}: {error}")
         return 2, False
     learning = None if player is None else Learning(player.person, lineup.guessing, lineup.giving)
     game, renderer = set_up(args, lineup, ai, board, play_rng, seed, player, learning)
