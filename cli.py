@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NoReturn
 
-from common import COMMAND, DEFAULT_SBERT_MODEL, SOURCES_DIR, cluster, warn
+from common import COMMAND, DEFAULT_SBERT_MODEL, SOURCES_DIR, cluster, shown, warn
 from model import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN, ExpectedCaptain
 
 
@@ -110,7 +110,7 @@ def add_ai_arguments(p: argparse.ArgumentParser) -> None:
     """The flags that choose and build the AI."""
     ai = p.add_argument_group("AI")
     ai.add_argument("--sources", type=sources_folder, default=SOURCES_DIR, metavar="DIR",
-                    help="folder of datasets for the initializers (default data/sources/)")
+                    help=f"folder of datasets for the initializers (default {shown(SOURCES_DIR)})")
     ai.add_argument("--initializer", type=initializer_flag, default=None, metavar="NAME",
                     help="weight matrix to play with (default: the best available)")
     ai.add_argument("--sbert-model", type=sbert_model_flag, default=None, metavar="NAME_OR_PATH",

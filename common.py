@@ -34,6 +34,7 @@ from support.paths import (
     PLAYERS_DIR,
     ROOT,
     SOURCES_DIR,
+    shown,
 )
 from support.words import (
     board_words,
@@ -51,6 +52,6 @@ __all__ = [
     "ROOT", "SOURCES_DIR", "STALE_TEMPORARY", "append_line", "atomic_write_bytes", "board_words", "cluster",
     "hint_words", "holding", "interactive", "lemma_of", "lemmas", "lemmatizer", "load_libraries",
     "load_words", "normalise", "on_terminal", "pid_alive", "progress", "read_compounds", "save_words",
-    "sha256_file", "spellings", "sweep_temporaries", "temporary_beside", "temporary_prefix", "ticking",
-    "warn", "words_hash", "zipf",
+    "sha256_file", "shown", "spellings", "sweep_temporaries", "temporary_beside", "temporary_prefix",
+    "ticking", "warn", "words_hash", "zipf",
 ]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from cli import Command, folder_to_fill, sources_folder
 from common import COMMAND as PROGRAM
-from common import DATA_DIR, SOURCES_DIR, interactive, sha256_file, warn
+from common import DATA_DIR, SOURCES_DIR, interactive, sha256_file, shown, warn
 
 # fetch.py's own command line reads it directly: through datasets.py every start of the game would
 # load the catalog and scipy.sparse for this command's help text.
@@ -44,9 +44,9 @@ SUMMARY = "download the datasets that make the AI stronger; say what is there"
 
 def describe() -> str:
     """What each dataset is, what it adds, its size, terms and publisher: the --help text."""
-    lines = ["Download the datasets that make the AI stronger from their publishers, into the",
-             "sources folder (default data/sources/), or say what is there. Without them the AI",
-             "plays on SBERT and WordNet alone. The datasets:", ""]
+    lines = [*textwrap.wrap("Download the datasets that make the AI stronger from their publishers, into "
+                            f"the sources folder (default {shown(SOURCES_DIR)}), or say what is there. "
+                            "Without them the AI plays on SBERT and WordNet alone. The datasets:", 88), ""]
     for d in downloadable().values():
         optional = "" if d.default else " (evaluation only: fetched when named)"
         lines += textwrap.wrap(f"{d.name}{optional}: {d.what}.", 88, subsequent_indent="  ")
@@ -60,7 +60,7 @@ def describe() -> str:
 DESCRIPTION = describe()
 
 EPILOG = f"""examples:
-  {PROGRAM} datasets download           USF, EAT and the books (default folder data/sources/)
+  {PROGRAM} datasets download           USF, EAT and the books (into {shown(SOURCES_DIR)})
   {PROGRAM} datasets download usf eat   only these
   {PROGRAM} datasets status --files     what is there, file by file, with checksums
   {PROGRAM} datasets mirror DIR         a folder to serve as a mirror (python -m http.server)
@@ -68,7 +68,8 @@ EPILOG = f"""examples:
 The download goes one file at a time, with a pause between two requests to the same server
 ({PAUSE:g} s), through the proxy that https_proxy / http_proxy name. Run it again to fetch what is
 missing or corrupt; what is there and sound is kept. The URLs follow the publishers' paths as
-known when this was written; they could not be tried from the machines it was made on."""
+known when this was written; they could not be tried from the machines it was made on.
+Where each dataset comes from and how to put it in by hand: {PROGRAM} help datasets"""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -107,7 +108,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                            f"{', '.join(downloadable())}")
     for action, folder in ((get, folder_to_fill), (status, sources_folder), (copy, sources_folder)):
         action.add_argument("--sources", type=folder, default=SOURCES_DIR, metavar="DIR",
-                            help="the sources folder (default data/sources/)")
+                            help=f"the sources folder (default {shown(SOURCES_DIR)})")
 
 
 def dataset_name(text: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import session
 from board import SIZE, TEAMS
 from cli import Command, CommandParser, OneLineParser, add_ai_arguments, file_to_write, parse_seed, wrong
-from common import BOARD_WORDS_PATH, CLONE_COMMAND, COMMAND, GAMES_LOG_PATH, load_words
+from common import BOARD_WORDS_PATH, CLONE_COMMAND, COMMAND, GAMES_LOG_PATH, PLAYERS_DIR, load_words, shown
 from model import LEVELS
 from players import COMPOSITIONS, Composition
 from profiles import GUEST, NOBODY, add_profiles_argument, player_flag
@@ -33,10 +33,11 @@ EPILOG = f"""examples:
   {COMMAND} --player alice                the AI learns how alice plays, and remembers it
 
 A person playing alongside the AI (ai:human or human:ai) at a terminal is asked
-for a name once, the last one offered: Enter keeps it, 'guest' keeps nothing.
+once, after a first game, whether to keep what the AI learnt, under a name.
 What the AI learns stays on this computer: {COMMAND} player show|forget NAME.
 
-commands: {COMMAND} bench|serve|companion|duet|datasets|player --help"""
+commands: {COMMAND} bench|serve|companion|duet|datasets|player --help
+the documentation: {COMMAND} help [TOPIC]"""
 
 
 # The other commands and the line --help gives each. Each one's module is imported only when it
@@ -46,7 +47,8 @@ COMMANDS = {"bench": "measure the AI: strategies, tiers, speed",
             "companion": "a helper for a game at a real table: clues and rankings on demand",
             "duet": "Codenames Duet: you and an AI partner against the timer",
             "datasets": "download the datasets, or say which are there",
-            "player": "what the AI has learnt of each player: list, show, forget"}
+            "player": "what the AI has learnt of each player: list, show, forget",
+            "help": "the documentation: the rules, the flags, the datasets, the players, Duet"}
 
 
 # The lab (lab/, in a clone only) measures the game and imports it; the game never imports the lab.
@@ -76,6 +78,8 @@ def command(name: str) -> Command:
         import duet as module
     elif name == "player":
         import profiles as module
+    elif name == "help":
+        import manual as module
     else:
         import download as module
     return module.COMMAND
@@ -92,10 +96,11 @@ def parser() -> argparse.ArgumentParser:
     you = p.add_argument_group("the player")
     you.add_argument("--player", type=player_flag, metavar="NAME",
                      help=f"your name: the AI learns how you play alongside it and keeps it in "
-                          f"data/players/NAME.json, on this computer only. {GUEST}: it learns for this "
-                          f"session only and keeps nothing; {NOBODY}: it learns nothing. Without it, "
-                          f"a game at a terminal asks once (Enter: the last name given); a piped one "
-                          f"plays as a {GUEST}")
+                          f"{shown(PLAYERS_DIR)}NAME.json, on this computer only. {GUEST}: it learns for "
+                          f"this session only and keeps nothing; {NOBODY}: it learns nothing. Without it, "
+                          f"a game at a terminal plays as the last name kept, and the first time asks "
+                          f"after the game whether to keep what the AI learnt; a piped one plays as a "
+                          f"{GUEST}")
     add_profiles_argument(you)
     p.add_argument("--level", choices=list(LEVELS), default=None,
                    help="how the AI plays, for your side and for the opponent (an ai:ai team). "
@@ -107,7 +112,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true",
                    help="say why the AI chose each hint (while a person guesses, after the turn)")
     p.add_argument("--log", type=file_to_write("--log"), default=GAMES_LOG_PATH, metavar="FILE",
-                   help="append each game as a JSON line here (default data/games.jsonl)")
+                   help=f"append each game as a JSON line here (default {shown(GAMES_LOG_PATH)})")
     p.add_argument("--no-log", action="store_true", help="do not write the game log")
     commands = p.add_subparsers(dest="command", title="other commands", metavar="COMMAND",
                                 parser_class=CommandParser)

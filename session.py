@@ -248,7 +248,8 @@ def play(args: argparse.Namespace) -> int:
 
         print("Getting the AI agent ready to read any hint...")
         datasets.warm_up(ai.weights)   # so that the first hint outside the vocabulary does not stall
-    player = None if name is None else Player.meet(name, ai, profiles, say=print if not keep_asked else quiet)
+    player = None if name is None else Player.meet(name, ai, profiles, print if not keep_asked else quiet,
+                                                   args.sources)
     seed = args.seed
     while True:
         seed = fresh_seed() if seed is None else seed

@@ -15,7 +15,7 @@ import main
 import profiles
 import session
 from board import BLUE, NEUTRAL, RED
-from common import board_words, hint_words
+from common import SOURCES_DIR, board_words, hint_words
 from model import AI, PICKS, TARGETS, Choice, Hint, Person, Weights
 from players import Composition, GivenHint, Learning
 from profiles import FORMAT, VERSION, Profiles, player_name
@@ -163,10 +163,31 @@ def test_show_says_in_plain_words_what_the_ai_has_learnt_and_where(tmp_path, cap
     Profiles(tmp_path).save("alice", person)
     assert player(tmp_path, "show", "Alice") == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == f"alice ({tmp_path / 'alice.json'}):"
+    assert out[0] == f"alice ({tmp_path / 'alice.json'}), read through the datasets in data/sources/:"
     assert [line.strip() for line in out[1:]] == person.describe()
     assert out[1].strip() == "Learnt from 2 of your readings of its hints and 1 of your own hints."
     assert any(line.strip().startswith("You follow closeness in meaning") for line in out)
+
+
+def test_show_reads_a_player_through_the_datasets_their_games_read(tmp_path, capsys):
+    # Issue 69: `player show` named data/sources/ when the games used another --sources, and said
+    # other things of the same player with --sources and without it.
+    games = tmp_path / "club_datasets"
+    games.mkdir()
+    Profiles(tmp_path).save("alice", learnt_person(), games)
+    built_for = []
+
+    def show(*flags: str) -> list[str]:
+        args = main.parser().parse_args(["player", "show", "alice", "--profiles", str(tmp_path), *flags])
+        assert args.run(args, load_ai=lambda a: built_for.append(a.sources) or small_ai()) == 0
+        return capsys.readouterr().out.splitlines()
+    assert show()[0].endswith(f"read through the datasets in {games}/:") and built_for == [games.resolve()]
+    other = tmp_path / "other"
+    other.mkdir()
+    assert show("--sources", str(other))[0].endswith(f"in {other}/:") and built_for[-1] == other
+    games.rmdir()
+    first = show()[0]
+    assert f"their games read {games}/, which is not there now" in first and "data/sources/" in first
 
 
 def test_show_of_a_profile_without_choices_needs_no_ai(tmp_path, capsys):
@@ -314,6 +335,7 @@ def test_a_first_game_beside_the_ai_asks_after_it_whether_to_keep_what_it_learnt
     assert "Welcome" not in capsys.readouterr().out.split("Keep it")[0]
     saved = json.loads((tmp_path / "alice.json").read_text())
     assert len(saved["choices"]) >= 3 and (tmp_path / "last").read_text() == "alice\n"
+    assert saved["sources"] == str(SOURCES_DIR.resolve())   # what `player show` reads her through
 
     questions.clear()
     said.clear()
