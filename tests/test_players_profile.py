@@ -346,6 +346,20 @@ def test_a_first_game_beside_the_ai_asks_after_it_whether_to_keep_what_it_learnt
     assert len(json.loads((tmp_path / "alice.json").read_text())["choices"]) > len(saved["choices"])
 
 
+def test_after_a_download_in_the_session_the_next_game_has_an_ai_that_reads_the_datasets(tmp_path,
+                                                                                       monkeypatch):
+    loads = []
+    monkeypatch.setattr(session, "load_ai", lambda args: loads.append(args.sources) or small_ai())
+    monkeypatch.setattr(session, "offered", lambda sources: True)   # a yes, and the files came
+    board = dealt_board(3)
+    red = iter([c.word for c in board.cards if c.color is RED])
+    monkeypatch.setattr("builtins.input", lambda question="": next(red) if "guess" in question else "n")
+    argv = ["--red", "ai:human", "--blue", "auto", "--seed", "3", "--no-log", "--player", "guest",
+            "--profiles", str(tmp_path)]
+    assert main.main(argv) == 0
+    assert len(loads) == 2   # built again for the next game
+
+
 def a_bystander(seed: int) -> str:
     return next(c.word for c in dealt_board(seed).cards if c.color is NEUTRAL)
 
