@@ -36,7 +36,7 @@ def sources_folder(text: str) -> Path:
 
 def initializer_flag(text: str, flag: str = "--initializer", steps: bool = False) -> str:
     """`--initializer NAME` as an argparse type: a matrix the catalog knows, by its cache's name."""
-    from initializers.recipe import INITIALIZERS, canonical
+    from datasets import INITIALIZERS, canonical
 
     try:
         return canonical(text, steps)

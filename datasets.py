@@ -63,6 +63,7 @@ __all__ = [
     "MissingSource",
     "NOT_PLAYED",
     "availability",
+    "canonical",
     "leaves",
     "load_sbert",
     "load_weights",

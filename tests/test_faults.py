@@ -593,15 +593,11 @@ def run_game(log: str) -> subprocess.CompletedProcess:
                           env={**os.environ, "NO_COLOR": "1"}, cwd=ROOT)
 
 
-@pytest.mark.parametrize("where", ["/dev/full", "a directory", "under a file", "read-only folder"])
+@pytest.mark.parametrize("where", ["/dev/full", "read-only folder"])
 def test_a_game_log_that_cannot_be_written_never_stops_the_game(tmp_path, where):
     if where == "read-only folder" and IS_ROOT:
         pytest.skip("root writes through chmod; the other cases cover it")
-    log = {"/dev/full": Path("/dev/full"), "a directory": tmp_path,
-           "under a file": tmp_path / "file" / "games.jsonl",
-           "read-only folder": tmp_path / "ro" / "games.jsonl"}[where]
-    if where == "under a file":
-        (tmp_path / "file").write_text("x")
+    log = {"/dev/full": Path("/dev/full"), "read-only folder": tmp_path / "ro" / "games.jsonl"}[where]
     if where == "read-only folder":
         log.parent.mkdir()
         log.parent.chmod(0o555)
@@ -609,6 +605,17 @@ def test_a_game_log_that_cannot_be_written_never_stops_the_game(tmp_path, where)
     assert result.returncode == 0 and "Traceback" not in result.stderr
     assert "wins" in result.stdout
     assert f"could not write the game log {log}" in result.stderr
+
+
+@pytest.mark.parametrize("where", ["a directory", "under a file"])
+def test_a_log_flag_that_names_no_file_is_refused_before_the_game(tmp_path, where):
+    # Issue 69: every flag and file is checked before the first question (before, the game was
+    # played and its record lost); one that fails only as it is written is the case above.
+    (tmp_path / "file").write_text("x")
+    log = {"a directory": tmp_path, "under a file": tmp_path / "file" / "games.jsonl"}[where]
+    result = run_game(str(log))
+    assert result.returncode == 2 and result.stdout == "" and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"python main.py: --log {log} ")
 
 
 def test_a_disk_that_fills_mid_append_leaves_the_log_as_it_was(tmp_path):
