@@ -260,7 +260,8 @@ def play(args: argparse.Namespace) -> int:
             player, keep_asked = kept(player, profiles, ai), False
         if ai is not None and offered(args.sources):
             ai = load_ai(args)   # the datasets join the next game
-            player = player and player.read_by(ai)
+            if player is not None:
+                player = player.read_by(ai)
         if not again():
             return code
         seed = seed + 1 if args.seed is not None else None
@@ -273,8 +274,7 @@ def quiet(line: str) -> None:
 def kept(player: Player, profiles: Profiles, ai: AI) -> Player:
     """The player of a first game, asked whether to keep what the AI learnt: under a name, or still
     a guest."""
-    name = ask_keep(profiles) if interactive() else None
-    if name is None:
+    if (name := ask_keep(profiles)) is None:
         return player
     player = player.kept_as(name, profiles, ai)
     player.save()
