@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NoReturn
 
-from common import COMMAND, SOURCES_DIR, cluster, warn
+from common import COMMAND, DEFAULT_SBERT_MODEL, SOURCES_DIR, cluster, shown, warn
 from model import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN, ExpectedCaptain
 
 
@@ -34,12 +34,69 @@ def sources_folder(text: str) -> Path:
     return path
 
 
-def folder_to_fill(text: str) -> Path:
-    """`--sources DIR` of a download as an argparse type: a folder, or a path where one can be made."""
+def initializer_flag(text: str, flag: str = "--initializer", steps: bool = False) -> str:
+    """`--initializer NAME` as an argparse type: a matrix the catalog knows, by its cache's name."""
+    from datasets import INITIALIZERS, canonical
+
+    try:
+        return canonical(text, steps)
+    except ValueError:
+        wrong(flag, text, f"is no matrix the AI knows: choose one of {', '.join(INITIALIZERS)}")
+
+
+def rebuild_flag(text: str) -> str:
+    """A name after `--rebuild`: an initializer's, or "corpus" (the lemmatised corpus)."""
+    return initializer_flag(text, "--rebuild", steps=True)
+
+
+def fasttext_file(text: str) -> Path:
+    """`--fasttext-model FILE` as an argparse type: a file that exists."""
     path = Path(text)
-    if path.exists() and not path.is_dir():
-        wrong("--sources", text, "is a file, not a folder")
+    if not path.is_file():
+        wrong("--fasttext-model", text, "is a folder, not a .bin or .vec file" if path.exists()
+              else "does not exist")
     return path
+
+
+def sbert_model_flag(text: str) -> str:
+    """`--sbert-model NAME_OR_PATH` as an argparse type: the shipped model, a model's folder, or a
+    model already in the Hugging Face cache (the game downloads none)."""
+    if text == DEFAULT_SBERT_MODEL or Path(text).is_dir():
+        return text
+    if Path(text).exists():
+        wrong("--sbert-model", text, "is a file: a sentence-transformers model is a folder")
+    from huggingface_hub import try_to_load_from_cache
+
+    if any(isinstance(try_to_load_from_cache(repo, "config.json"), str)
+           for repo in (text, f"sentence-transformers/{text}")):
+        return text
+    wrong("--sbert-model", text, "is neither a model's folder nor a model in the Hugging Face cache "
+          "(the game downloads none)")
+
+
+def folder_flag(flag: str) -> Callable[[str], Path]:
+    """A folder the command writes into as an argparse type: one that is there, or can be made."""
+    def folder(text: str) -> Path:
+        path = Path(text)
+        if path.exists() and not path.is_dir():
+            wrong(flag, text, "is a file, not a folder")
+        return path
+    return folder
+
+
+folder_to_fill = folder_flag("--sources")   # a download's: a folder, or a path where one can be made
+
+
+def file_to_write(flag: str) -> Callable[[str], Path]:
+    """A file the command appends to, as an argparse type: not a folder, its folder not a file."""
+    def file(text: str) -> Path:
+        path = Path(text)
+        if path.is_dir():
+            wrong(flag, text, "is a folder, not a file")
+        if (above := next((p for p in path.parents if p.exists()), None)) is not None and not above.is_dir():
+            wrong(flag, text, f"cannot be written: {above} is a file")
+        return path
+    return file
 
 
 def wrong(flag: str, value: str, what: str) -> NoReturn:
@@ -53,14 +110,14 @@ def add_ai_arguments(p: argparse.ArgumentParser) -> None:
     """The flags that choose and build the AI."""
     ai = p.add_argument_group("AI")
     ai.add_argument("--sources", type=sources_folder, default=SOURCES_DIR, metavar="DIR",
-                    help="folder of datasets for the initializers (default data/sources/)")
-    ai.add_argument("--initializer", default=None, metavar="NAME",
+                    help=f"folder of datasets for the initializers (default {shown(SOURCES_DIR)})")
+    ai.add_argument("--initializer", type=initializer_flag, default=None, metavar="NAME",
                     help="weight matrix to play with (default: the best available)")
-    ai.add_argument("--sbert-model", default=None, metavar="NAME_OR_PATH",
+    ai.add_argument("--sbert-model", type=sbert_model_flag, default=None, metavar="NAME_OR_PATH",
                     help="sentence-transformers model (default all-MiniLM-L6-v2, offline)")
-    ai.add_argument("--fasttext-model", type=Path, default=None, metavar="FILE",
+    ai.add_argument("--fasttext-model", type=fasttext_file, default=None, metavar="FILE",
                     help="pretrained fastText vectors (.bin or .vec) instead of training on the corpus")
-    ai.add_argument("--rebuild", nargs="*", metavar="NAME",
+    ai.add_argument("--rebuild", nargs="*", type=rebuild_flag, metavar="NAME",
                     help="rebuild these cached matrices (all when no name is given)")
     cluster.add_scheduler_argument(ai, "the collocation counting of a rebuild")
     ai.add_argument("--captain", default=None, metavar="STRATEGY", choices=sorted(CAPTAINS),
@@ -96,6 +153,15 @@ def load_ai(args: argparse.Namespace, board_words: Sequence[str] = ()) -> AI:
     return AI(weights, captain, args.agent or DEFAULT_AGENT, others)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose error is one line naming the flag, exit status 2 (argparse's own prints its
+    usage, many lines for the game's flags, before the one that matters)."""
+
+    def error(self, message: str) -> NoReturn:
+        warn(f"{self.prog}: {message} ({self.prog} --help lists the flags)")
+        raise SystemExit(2)
+
+
 @dataclass(frozen=True)
 class Command:
     """A subcommand of `python main.py` (bench, serve, companion, duet): its name, its help, its
@@ -118,7 +184,7 @@ class Command:
 
     def parser(self) -> argparse.ArgumentParser:
         """The parser of `python main.py NAME` on its own."""
-        p = argparse.ArgumentParser(prog=f"{COMMAND} {self.name}", **self.texts())
+        p = OneLineParser(prog=f"{COMMAND} {self.name}", **self.texts())
         self.add_arguments(p)
         return p
 
@@ -129,7 +195,7 @@ class Command:
         return self.run(args, **options)
 
 
-class CommandParser(argparse.ArgumentParser):
+class CommandParser(OneLineParser):
     """The parser of a subcommand of main.py that takes in its Command, its module imported, only
     when it is used: when its arguments are parsed or its help is shown. A game and `--help`
     start without the other commands' modules (the lab among them)."""

@@ -7,7 +7,7 @@ hold one concept each; the rest of the project imports these names from here.
 from __future__ import annotations
 
 from support import cluster
-from support.console import interactive, on_terminal, progress, ticking, warn
+from support.console import holding, interactive, on_terminal, progress, ticking, warn
 from support.files import (
     STALE_TEMPORARY,
     append_line,
@@ -34,6 +34,7 @@ from support.paths import (
     PLAYERS_DIR,
     ROOT,
     SOURCES_DIR,
+    shown,
 )
 from support.words import (
     board_words,
@@ -49,8 +50,8 @@ __all__ = [
     "BOARD_WORDS_PATH", "CACHE_DIR", "CLONE_COMMAND", "COMMAND", "COMPOUNDS_PATH", "CONTENT_TAGS", "DATA_DIR",
     "DEFAULT_SBERT_MODEL", "GAMES_LOG_PATH", "HINT_WORDS_PATH", "INSTALLED", "PACKAGE_DATA", "PLAYERS_DIR",
     "ROOT", "SOURCES_DIR", "STALE_TEMPORARY", "append_line", "atomic_write_bytes", "board_words", "cluster",
-    "hint_words", "interactive", "lemma_of", "lemmas", "lemmatizer", "load_libraries", "load_words",
-    "normalise", "on_terminal", "pid_alive", "progress", "read_compounds", "save_words", "sha256_file",
-    "spellings", "sweep_temporaries", "temporary_beside", "temporary_prefix", "ticking", "warn", "words_hash",
-    "zipf",
+    "hint_words", "holding", "interactive", "lemma_of", "lemmas", "lemmatizer", "load_libraries",
+    "load_words", "normalise", "on_terminal", "pid_alive", "progress", "read_compounds", "save_words",
+    "sha256_file", "shown", "spellings", "sweep_temporaries", "temporary_beside", "temporary_prefix",
+    "ticking", "warn", "words_hash", "zipf",
 ]

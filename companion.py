@@ -18,7 +18,7 @@ from typing import TextIO
 import cli
 from cli import Command, add_ai_arguments
 from common import COMMAND as PROGRAM
-from common import DATA_DIR, warn
+from common import DATA_DIR, shown, warn
 from model import AI
 from prompts import QuitGame
 from renderer import ConsoleTerminal, Renderer
@@ -55,7 +55,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--words", type=Path, metavar="FILE", help="the 25 words on the table, from a file")
     p.add_argument("--key", type=Path, metavar="FILE", help="the key card, 5 rows of R/B/N/A, from a file")
     p.add_argument("--state", type=Path, default=DEFAULT_STATE, metavar="FILE",
-                   help="where the session is saved and resumed from (default data/companion.json)")
+                   help=f"where the session is saved and resumed from (default {shown(DEFAULT_STATE)})")
     p.add_argument("--new", action="store_true", help="start a new session, forgetting the saved one")
     add_ai_arguments(p)
 

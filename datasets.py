@@ -63,6 +63,7 @@ __all__ = [
     "MissingSource",
     "NOT_PLAYED",
     "availability",
+    "canonical",
     "leaves",
     "load_sbert",
     "load_weights",
@@ -145,15 +146,13 @@ def load_with_partners(name: str | None = None, settings: Settings | None = None
 
 
 def missing_notice(catalog: Catalog, name: str) -> list[str]:
-    """What to say of the sources `name` would use and that are missing: with no sources folder
-    (a first game) one short line; to someone setting one up, a line for each, with where to get it."""
-    if catalog.sources.is_dir():
-        return catalog.report_missing(name)
-    if folders := catalog.missing_sources(name):
-        return [f"The AI plays on SBERT and WordNet alone: {', '.join(f'{f}/' for f in folders)} in "
-                f"{catalog.sources}/ would make it stronger: {download_command(catalog.sources)} "
-                "fetches them (README: Adding datasets)."]
-    return []
+    """What to say of the sources `name` would use and that are missing: with no dataset at all
+    (a first game) one short line; to someone setting them up, a line for each, with where to get it."""
+    if not any(catalog.files(source) for source in SOURCES):
+        fetch = download_command(catalog.sources)
+        return [f"No datasets: the AI plays on SBERT and WordNet alone ({fetch} adds them)."
+                ] if catalog.missing_sources(name) else []
+    return catalog.report_missing(name)
 
 
 def _open(name: str | None, catalog: Catalog) -> Weights:
@@ -181,10 +180,10 @@ def _background(catalog: Catalog) -> None:
     if catalog.pending:
         where = {"sources": catalog.sources, "cache_dir": catalog.cache_dir}
         try:
-            warn(background.start(replace(catalog.settings, **where)))
+            warn(background.start(replace(catalog.settings, **where), sorted(catalog.pending)))
         except OSError as error:   # a cache folder that cannot be written: the game goes on without
-            warn(f"The matrices made from the corpus could not be built in the background ({error}); "
-                 "this game plays without them.")
+            warn(f"The matrices {', '.join(sorted(catalog.pending))} could not be built in the background "
+                 f"({error}); this game plays without them.")
     elif catalog.deferred and (names := background.joined(catalog.cache_dir)):
         warn(f"The matrices built in the background joined the AI ({', '.join(names)}): it plays "
              "with every dataset.")

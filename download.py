@@ -10,13 +10,15 @@ The game offers the download once, before the first interactive game without any
 from __future__ import annotations
 
 import argparse
+import os
 import textwrap
+import urllib.parse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from cli import Command, folder_to_fill, sources_folder
 from common import COMMAND as PROGRAM
-from common import DATA_DIR, SOURCES_DIR, interactive, sha256_file, warn
+from common import DATA_DIR, SOURCES_DIR, interactive, sha256_file, shown, warn
 
 # fetch.py's own command line reads it directly: through datasets.py every start of the game would
 # load the catalog and scipy.sparse for this command's help text.
@@ -25,8 +27,9 @@ from initializers.fetch import (
     PAUSE,
     TIMEOUT,
     Dataset,
+    Download,
+    Shelf,
     Unreachable,
-    copy_of,
     download,
     downloadable,
     mirror,
@@ -41,9 +44,9 @@ SUMMARY = "download the datasets that make the AI stronger; say what is there"
 
 def describe() -> str:
     """What each dataset is, what it adds, its size, terms and publisher: the --help text."""
-    lines = ["Download the datasets that make the AI stronger from their publishers, into the",
-             "sources folder (default data/sources/), or say what is there. Without them the AI",
-             "plays on SBERT and WordNet alone. The datasets:", ""]
+    lines = [*textwrap.wrap("Download the datasets that make the AI stronger from their publishers, into "
+                            f"the sources folder (default {shown(SOURCES_DIR)}), or say what is there. "
+                            "Without them the AI plays on SBERT and WordNet alone. The datasets:", 88), ""]
     for d in downloadable().values():
         optional = "" if d.default else " (evaluation only: fetched when named)"
         lines += textwrap.wrap(f"{d.name}{optional}: {d.what}.", 88, subsequent_indent="  ")
@@ -57,7 +60,7 @@ def describe() -> str:
 DESCRIPTION = describe()
 
 EPILOG = f"""examples:
-  {PROGRAM} datasets download           USF, EAT and the books (default folder data/sources/)
+  {PROGRAM} datasets download           USF, EAT and the books (into {shown(SOURCES_DIR)})
   {PROGRAM} datasets download usf eat   only these
   {PROGRAM} datasets status --files     what is there, file by file, with checksums
   {PROGRAM} datasets mirror DIR         a folder to serve as a mirror (python -m http.server)
@@ -65,7 +68,8 @@ EPILOG = f"""examples:
 The download goes one file at a time, with a pause between two requests to the same server
 ({PAUSE:g} s), through the proxy that https_proxy / http_proxy name. Run it again to fetch what is
 missing or corrupt; what is there and sound is kept. The URLs follow the publishers' paths as
-known when this was written; they could not be tried from the machines it was made on."""
+known when this was written; they could not be tried from the machines it was made on.
+Where each dataset comes from and how to put it in by hand: {PROGRAM} help datasets"""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -104,7 +108,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                            f"{', '.join(downloadable())}")
     for action, folder in ((get, folder_to_fill), (status, sources_folder), (copy, sources_folder)):
         action.add_argument("--sources", type=folder, default=SOURCES_DIR, metavar="DIR",
-                            help="the sources folder (default data/sources/)")
+                            help=f"the sources folder (default {shown(SOURCES_DIR)})")
 
 
 def dataset_name(text: str) -> str:
@@ -145,18 +149,42 @@ def fetch(names: Sequence[str], sources: Path, **options) -> int:
     except OSError as error:   # the sources folder cannot be written
         warn(f"datasets: {error}")
         return 1
-    total = len(done.fetched) + len(done.replaced) + len(done.present) + len(done.failed)
+    total = len(done.fetched) + len(done.replaced) + len(done.present) + len(done.failed) + len(done.absent)
     parts = [f"{len(done.fetched)} fetched", f"{len(done.present)} already there"]
     parts += [f"{len(done.replaced)} fetched again (corrupt)"] * bool(done.replaced)
     parts += [f"{len(done.failed)} failed"] * bool(done.failed)
+    parts += [f"{len(done.absent)} not found (HTTP 404)"] * bool(done.absent)
     warn(f"datasets: {total} files in {sources}/: {', '.join(parts)}.")
+    if done.absent:
+        for line in not_found(done, options.get("base_url") or os.environ.get(BASE_URL_VARIABLE), sources):
+            warn(line)
     if done.failed:
         warn("datasets: run the same command again to fetch what failed.")
+    if done.failed or done.absent:
         return 1
     if done.fetched or done.replaced:
         warn(f"datasets: the next game starts at once and builds the AI's matrices in the background "
              f"({BUILD_TIME}, once); they join the game after it.")
     return 0
+
+
+def not_found(done: Download, base_url: str | None, sources: Path) -> list[str]:
+    """Two lines on the files a server said it does not have: which, and what to do (asking again
+    would not help)."""
+    urls = done.absent
+    shown = ", ".join(urllib.parse.urlsplit(url).path.lstrip("/") for url in urls[:3])
+    more = f" and {len(urls) - 3} more" if len(urls) > 3 else ""
+    where = base_url.rstrip("/") if base_url else "their publishers"
+    lines = [f"datasets: not at {where}: {shown}{more}."]
+    if base_url:
+        lines.append(f"datasets: that mirror lacks them: write it again where it is served from with "
+                     f"`{PROGRAM} datasets mirror DIR --sources FOLDER` from a folder that has them "
+                     f"(`datasets status --sources FOLDER` says), or download without --base-url from "
+                     f"the publishers.")
+    else:
+        lines.append(f"datasets: a publisher moved them: put them in {sources}/ by hand (where from: "
+                     f"`{PROGRAM} datasets --help`; the formats: `{PROGRAM} help datasets`).")
+    return lines
 
 
 def write_mirror(names: Sequence[str], sources: Path, folder: Path) -> int:
@@ -180,8 +208,9 @@ def write_mirror(names: Sequence[str], sources: Path, folder: Path) -> int:
 def status(sources: Path, files: bool = False, out: Callable[[str], None] = print) -> int:
     """What is in the sources folder for each dataset: its files, size and checks, what it adds."""
     out(f"datasets in {sources}/:")
+    shelf = Shelf(sources)
     for d in downloadable().values():
-        copies = [(remote, *copy_of(remote, sources)) for remote in d.files]
+        copies = [(remote, *shelf.copy_of(remote)) for remote in d.files]
         present = [(path, problem) for _, path, problem in copies if path is not None]
         out(f"{d.name}: {_dataset_line(d, sources, present)}")
         out(f"  adds: {d.adds}")
@@ -216,33 +245,34 @@ def _dataset_line(d: Dataset, sources: Path, present: list[tuple[Path, str | Non
 # --- the game's offer --------------------------------------------------------------------
 
 
-OFFER = """The AI plays on SBERT and WordNet alone. With the datasets it plays better (people's word
+OFFER = """The AI played on SBERT and WordNet alone. With the datasets it plays better (people's word
 associations from USF and EAT, and 359 books from Project Gutenberg: about 105 MB to download,
-47 MB on disk; some 12 minutes, pausing between files as Gutenberg asks; then the game starts at
-once, with a {build}-minute build in the background, once).
+47 MB on disk; some 12 minutes, pausing between files as Gutenberg asks; then the next game starts
+at once, with a {build}-minute build in the background, once). This is asked once.
 Download them now? (later: {command} datasets download) [y/N]> """
 
 
-def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str] | None = None) -> None:
-    """Before a game in a terminal with no dataset in `sources`: ask once whether to download
-    them. A "no" is remembered in `declined` (default data/datasets_declined); a run that is not
-    interactive is never asked."""
+def offer(sources: Path, declined: Path | None = None, ask: Callable[[str], str] | None = None) -> bool:
+    """After a game in a terminal with no dataset in `sources`: ask once whether to download them;
+    whether some came. A "no" is remembered in `declined` (default data/datasets_declined); a run
+    that is not interactive is never asked."""
     declined, ask = declined or DECLINED_PATH, ask or input
     if not interactive() or declined.exists() or any(s.files(sources) for s in SOURCES.values()):
-        return
+        return False
     try:
         answer = ask(OFFER.format(build=FIRST_BUILD_MINUTES, command=PROGRAM)).strip().lower()
     except EOFError:
-        return
+        return False
     if answer in ("y", "yes"):
         fetch([n for n, d in downloadable().items() if d.default], sources)
-        return
+        return any(s.files(sources) for s in SOURCES.values())
     try:
         declined.parent.mkdir(parents=True, exist_ok=True)
         declined.write_text("You said no to downloading the datasets before a game. Delete this file to "
                             f"be asked again, or run: {PROGRAM} datasets download\n")
     except OSError as error:
         warn(f"could not remember the answer in {declined}: {error}")
+    return False
 
 
 COMMAND = Command("datasets", "download the datasets, or say which are there", DESCRIPTION, add_arguments,

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import session
-from board import TEAMS
-from cli import Command, CommandParser, add_ai_arguments, parse_seed
-from common import BOARD_WORDS_PATH, CLONE_COMMAND, COMMAND, GAMES_LOG_PATH
+from board import SIZE, TEAMS
+from cli import Command, CommandParser, OneLineParser, add_ai_arguments, file_to_write, parse_seed, wrong
+from common import BOARD_WORDS_PATH, CLONE_COMMAND, COMMAND, GAMES_LOG_PATH, PLAYERS_DIR, load_words, shown
 from model import LEVELS
 from players import COMPOSITIONS, Composition
 from profiles import GUEST, NOBODY, add_profiles_argument, player_flag
@@ -33,10 +33,11 @@ EPILOG = f"""examples:
   {COMMAND} --player alice                the AI learns how alice plays, and remembers it
 
 A person playing alongside the AI (ai:human or human:ai) at a terminal is asked
-for a name once, the last one offered: Enter keeps it, 'guest' keeps nothing.
+once, after a first game, whether to keep what the AI learnt, under a name.
 What the AI learns stays on this computer: {COMMAND} player show|forget NAME.
 
-commands: {COMMAND} bench|serve|companion|duet|datasets|player --help"""
+commands: {COMMAND} bench|serve|companion|duet|datasets|player --help
+the documentation: {COMMAND} help [TOPIC]"""
 
 
 # The other commands and the line --help gives each. Each one's module is imported only when it
@@ -46,7 +47,8 @@ COMMANDS = {"bench": "measure the AI: strategies, tiers, speed",
             "companion": "a helper for a game at a real table: clues and rankings on demand",
             "duet": "Codenames Duet: you and an AI partner against the timer",
             "datasets": "download the datasets, or say which are there",
-            "player": "what the AI has learnt of each player: list, show, forget"}
+            "player": "what the AI has learnt of each player: list, show, forget",
+            "help": "the documentation: the rules, the flags, the datasets, the players, Duet"}
 
 
 # The lab (lab/, in a clone only) measures the game and imports it; the game never imports the lab.
@@ -76,6 +78,8 @@ def command(name: str) -> Command:
         import duet as module
     elif name == "player":
         import profiles as module
+    elif name == "help":
+        import manual as module
     else:
         import download as module
     return module.COMMAND
@@ -83,8 +87,8 @@ def command(name: str) -> Command:
 
 def parser() -> argparse.ArgumentParser:
     """The game's flags, and a subcommand for each other command."""
-    p = argparse.ArgumentParser(prog=COMMAND, description=DESCRIPTION, epilog=EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = OneLineParser(prog=COMMAND, description=DESCRIPTION, epilog=EPILOG,
+                      formatter_class=argparse.RawDescriptionHelpFormatter)
     teams = p.add_argument_group("teams")
     for color in TEAMS:
         teams.add_argument(f"--{color.value}", metavar="TEAM", type=composition,
@@ -92,28 +96,43 @@ def parser() -> argparse.ArgumentParser:
     you = p.add_argument_group("the player")
     you.add_argument("--player", type=player_flag, metavar="NAME",
                      help=f"your name: the AI learns how you play alongside it and keeps it in "
-                          f"data/players/NAME.json, on this computer only. {GUEST}: it learns for this "
-                          f"session only and keeps nothing; {NOBODY}: it learns nothing. Without it, "
-                          f"a game at a terminal asks once (Enter: the last name given); a piped one "
-                          f"plays as a {GUEST}")
+                          f"{shown(PLAYERS_DIR)}NAME.json, on this computer only. {GUEST}: it learns for "
+                          f"this session only and keeps nothing; {NOBODY}: it learns nothing. Without it, "
+                          f"a game at a terminal plays as the last name kept, and the first time asks "
+                          f"after the game whether to keep what the AI learnt; a piped one plays as a "
+                          f"{GUEST}")
     add_profiles_argument(you)
     p.add_argument("--level", choices=list(LEVELS), default=None,
                    help="how the AI plays, for your side and for the opponent (an ai:ai team). "
                         + ". ".join(level.help() for level in LEVELS.values()) + ".")
     p.add_argument("--seed", type=parse_seed, help="make the board, key and AI sampling reproducible")
-    p.add_argument("--words", type=Path, metavar="FILE",
+    p.add_argument("--words", type=word_list, metavar="FILE",
                    help=f"play with another list of card words (default {BOARD_WORDS_PATH.name})")
     add_ai_arguments(p)
     p.add_argument("--explain", action="store_true",
                    help="say why the AI chose each hint (while a person guesses, after the turn)")
-    p.add_argument("--log", type=Path, default=GAMES_LOG_PATH, metavar="FILE",
-                   help="append each game as a JSON line here (default data/games.jsonl)")
+    p.add_argument("--log", type=file_to_write("--log"), default=GAMES_LOG_PATH, metavar="FILE",
+                   help=f"append each game as a JSON line here (default {shown(GAMES_LOG_PATH)})")
     p.add_argument("--no-log", action="store_true", help="do not write the game log")
     commands = p.add_subparsers(dest="command", title="other commands", metavar="COMMAND",
                                 parser_class=CommandParser)
     for name, summary in COMMANDS.items():
         commands.add_parser(name, help=summary, command=functools.partial(command, name))
     return p
+
+
+def word_list(text: str) -> Path:
+    """`--words FILE` as an argparse type: a word list that deals a board (25 distinct words)."""
+    try:
+        words = load_words(text)
+    except UnicodeDecodeError:
+        wrong("--words", text, "is not UTF-8 text: a word list is one word a line")
+    except OSError as error:
+        wrong("--words", text, f"cannot be read ({error.strerror or error})")
+    if len(words) < SIZE:
+        held = f"{len(words)} distinct word{'s' * (len(words) != 1)}"
+        wrong("--words", text, f"holds {held}: a board needs {SIZE}")
+    return Path(text)
 
 
 def composition(text: str) -> Composition:

@@ -169,13 +169,13 @@ class Composition:
     def parse(cls, text: str) -> Composition:
         """Read 'captain:agent' (each 'human' or 'ai', 'h' or 'a'; one word means both roles),
         or 'auto' ('solo'); ValueError names the choices."""
-        text = text.strip().lower().replace(" ", "")
-        if text in ("auto", "solo"):
+        team = text.strip().lower().replace(" ", "")
+        if team in ("auto", "solo"):
             return AUTO
-        parts = text.split(":") if ":" in text else [text, text]
+        parts = team.split(":") if ":" in team else [team, team]
         if len(parts) == 2 and all(part in SEATS for part in parts):
             return cls(SEATS[parts[0]], SEATS[parts[1]])
-        raise ValueError(f"unknown team {text!r}: choose one of {', '.join(map(str, COMPOSITIONS))}")
+        raise ValueError(f"unknown team {text.strip()!r}: choose one of {', '.join(map(str, COMPOSITIONS))}")
 
     def __str__(self) -> str:
         return "auto" if self.auto else f"{self.captain.value}:{self.agent.value}"

@@ -19,15 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cli import Command, add_ai_arguments
+from cli import Command, add_ai_arguments, folder_flag
 from common import COMMAND as PROGRAM
-from common import PLAYERS_DIR, atomic_write_bytes, warn
+from common import PLAYERS_DIR, SOURCES_DIR, atomic_write_bytes, shown, warn
 from model import AI, KEPT, NOTHING_YET, Choice, PeopleModel, Person
 
 FORMAT, VERSION = "codenames-player", 1
 GUEST = "guest"    # learnt within the session only, kept nowhere
 NOBODY = "none"    # not learnt at all
-LAST = "last"      # the file in the players' folder naming who played last: the prompt's default
+LAST = "last"      # the file in the players' folder naming who played last: who plays, unless told
+DECLINED = "declined"   # beside it: a first-time player said no to keeping what the AI learnt
 NAME = re.compile(r"[^\W_][\w-]{0,31}")   # a letter or digit, then letters, digits, - and _: 32 at most
 NAME_RULE = "letters, digits, - and _, starting with a letter or digit, at most 32"
 
@@ -85,29 +86,33 @@ class Profiles:
         """`name` as the AI has learnt them, on the model of `people`: from their choices, with what
         was learnt from them when they were saved (a cache: `Person.resume` checks it against
         the choices and the features, and learns again when it does not match)."""
-        choices, learnt = self.read(name)
+        choices, learnt, _ = self.read(name)
         return Person(people, choices=choices, learnt=learnt)
 
-    def read(self, name: str) -> tuple[list[Choice], Mapping | None]:
-        """The choices kept for `name` and the learnt cache, the file read once (`load`)."""
+    def read(self, name: str) -> tuple[list[Choice], Mapping | None, Path | None]:
+        """The choices kept for `name`, the learnt cache, and the sources folder its games read
+        (None when not said), the file read once (`load`)."""
         path = self.path(name)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             learnt = data.get("learnt") if isinstance(data, Mapping) else None
-            return read_profile(data)[-KEPT:], learnt
+            sources = data.get("sources") if isinstance(data, Mapping) else None
+            return read_profile(data)[-KEPT:], learnt, Path(sources) if isinstance(sources, str) else None
         except FileNotFoundError:
-            return [], None
+            return [], None, None
         except (OSError, ValueError, RecursionError) as error:
             aside = set_aside(path)
             kept = f"the file is kept as {aside.name}" if aside else "the file could not be moved aside"
             warn(f"{path} is not a player's profile this game can read ({error}): {name} starts "
                  f"afresh; {kept}")
-            return [], None
+            return [], None, None
 
-    def save(self, name: str, person: Person) -> None:
-        """Keep what the AI has learnt of `name`: written whole or not at all (OSError when it
-        cannot be). A choice a line, so that a person can read the file."""
-        data = {"format": FORMAT, "version": VERSION, "name": name, **person.to_json()}
+    def save(self, name: str, person: Person, sources: Path | None = None) -> None:
+        """Keep what the AI has learnt of `name`, and the sources folder the game read (what the
+        learnt reading is read through): written whole or not at all (OSError when it cannot
+        be). A choice a line, so that a person can read the file."""
+        where = {"sources": str(Path(sources).resolve())} if sources is not None else {}
+        data = {"format": FORMAT, "version": VERSION, "name": name, **where, **person.to_json()}
         atomic_write_bytes(self.path(name), readable_json(data).encode("utf-8"))
 
     def forget(self, name: str) -> list[Path]:
@@ -131,6 +136,19 @@ class Profiles:
             return player_name((self.folder / LAST).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
+
+    def declined(self) -> bool:
+        """Whether a player said no to keeping what the AI learnt (so the question comes once)."""
+        return (self.folder / DECLINED).is_file()
+
+    def decline(self) -> None:
+        """Remember a no to keeping what the AI learnt; a folder that cannot be written only costs
+        the question once more."""
+        try:
+            atomic_write_bytes(self.folder / DECLINED, b"Delete this file to be asked again, or play with "
+                               b"--player NAME.\n")
+        except OSError as error:
+            warn(f"could not remember the answer in {self.folder / DECLINED}: {error}")
 
     def remember_last(self, name: str) -> None:
         """Remember who played last, the name the prompt offers next time; a folder that cannot
@@ -201,21 +219,35 @@ class Player:
     name: str
     person: Person
     profiles: Profiles | None = None
+    sources: Path | None = None   # the datasets the AI reads them through
 
     @classmethod
-    def meet(cls, name: str, ai: AI, profiles: Profiles, say: Callable[[str], None] = print) -> Player:
-        """The player called `name` (or GUEST), learnt from their profile; one line says who the AI
-        plays with and what it knows of them."""
+    def meet(cls, name: str, ai: AI, profiles: Profiles, say: Callable[[str], None] = print,
+             sources: Path | None = None) -> Player:
+        """The player called `name` (or GUEST), learnt from their profile, the AI reading the
+        datasets in `sources`; one line says who the AI plays with and what it knows of them."""
         if name == GUEST:
             say("Playing as a guest: the AI learns how you play for this session only.")
-            return cls(name, Person(ai.people))
+            return cls(name, Person(ai.people), sources=sources)
         person = profiles.person(name, ai.people)
         if person.choices:
             say(f"Welcome back, {name}: the AI has learnt from {len(person.choices)} of your choices.")
         else:
             say(f"Welcome, {name}: the AI learns how you play as you go, and keeps it in "
                 f"{profiles.path(name)} (on this computer only).")
-        return cls(name, person, profiles)
+        return cls(name, person, profiles, sources)
+
+    def kept_as(self, name: str, profiles: Profiles, ai: AI) -> Player:
+        """A guest kept under `name` from now on: what the AI learnt this session, after what a
+        profile of that name already holds."""
+        earlier = profiles.load(name)
+        person = Person(ai.people, choices=[*earlier, *self.person.choices]) if earlier else self.person
+        return Player(name, person, profiles, self.sources)
+
+    def read_by(self, ai: AI) -> Player:
+        """The same player for another AI (its model of people on other matrices): learnt again from
+        their choices."""
+        return Player(self.name, Person(ai.people, choices=self.person.choices), self.profiles, self.sources)
 
     def save(self) -> None:
         """Keep what the AI has learnt (a guest's: nothing); a file that cannot be written gets a
@@ -223,7 +255,7 @@ class Player:
         if self.profiles is None:
             return
         try:
-            self.profiles.save(self.name, self.person)
+            self.profiles.save(self.name, self.person, self.sources)
         except OSError as error:
             warn(f"could not keep what the AI learnt of {self.name} in {self.profiles.path(self.name)}: "
                  f"{error}")
@@ -234,9 +266,10 @@ class Player:
 
 SUMMARY = "what the AI has learnt of each player: list, show, forget"
 
-DESCRIPTION = """What the AI has learnt of each person who plays alongside it, kept in data/players/NAME.json
-(installed: the user's data folder) and never sent anywhere. The game asks for a name at the
-start of a session in a terminal (or take --player NAME); a guest is learnt for the session only."""
+DESCRIPTION = f"""What the AI has learnt of each person who plays alongside it, kept in
+{shown(PLAYERS_DIR)}NAME.json and never sent anywhere. The game asks once, after a first game in
+a terminal, whether to keep it under a name (or take --player NAME); a guest is learnt for the
+session only."""
 
 EPILOG = f"""examples:
   {PROGRAM} player list            who has a profile
@@ -253,14 +286,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     for action in (show, forget):
         action.add_argument("name", type=player_flag, metavar="NAME", help="the player's name")
     add_ai_arguments(show)
+    show.set_defaults(sources=None)   # unsaid: the folder the player's games read (`show`)
     for action in (listing, show, forget):
         add_profiles_argument(action)
 
 
 def add_profiles_argument(p: argparse._ActionsContainer) -> None:
     """`--profiles DIR`: where the profiles are (the tests' own folder)."""
-    p.add_argument("--profiles", type=Path, default=PLAYERS_DIR, metavar="DIR",
-                   help="the folder of players' profiles (default data/players/)")
+    p.add_argument("--profiles", type=folder_flag("--profiles"), default=PLAYERS_DIR, metavar="DIR",
+                   help=f"the folder of players' profiles (default {shown(PLAYERS_DIR)})")
 
 
 def run(args: argparse.Namespace, load_ai: Callable[[argparse.Namespace], AI] | None = None,
@@ -269,7 +303,9 @@ def run(args: argparse.Namespace, load_ai: Callable[[argparse.Namespace], AI] | 
     action = getattr(args, "action", None)
     profiles = Profiles(getattr(args, "profiles", PLAYERS_DIR))
     if action == "show":
-        return show(args.name, profiles, lambda: (load_ai or default_ai)(args), out)
+        def ai(sources: Path) -> AI:
+            return (load_ai or default_ai)(argparse.Namespace(**{**vars(args), "sources": sources}))
+        return show(args.name, profiles, ai, out, args.sources)
     if action == "forget":
         return forget(args.name, profiles, out)
     return listing(profiles, out)
@@ -287,14 +323,19 @@ def missing(action: str, name: str, profiles: Profiles) -> int:
     return 1
 
 
-def show(name: str, profiles: Profiles, ai: Callable[[], AI], out: Callable[[str], None] = print) -> int:
-    """What the AI has learnt of `name`, in plain words (the AI is built only when there is something
-    to read); exit status 1 when they have no profile."""
+def show(name: str, profiles: Profiles, ai: Callable[[Path], AI], out: Callable[[str], None] = print,
+         sources: Path | None = None) -> int:
+    """What the AI has learnt of `name`, in plain words, read through the datasets their games read
+    (or those in `sources`): the AI (`ai(folder)`) is built only when there is something to read.
+    Exit status 1 when they have no profile."""
     if name in (GUEST, NOBODY) or not profiles.exists(name):
         return missing("show", name, profiles)
-    choices, learnt = profiles.read(name)
-    out(f"{name} ({profiles.path(name)}):")
-    lines = Person(ai().people, choices=choices, learnt=learnt).describe() if choices else [NOTHING_YET]
+    choices, learnt, kept = profiles.read(name)
+    where = sources or (kept if kept is not None and kept.is_dir() else SOURCES_DIR)
+    gone = f" (their games read {shown(kept)}, which is not there now)" if sources is None and kept and \
+        not kept.is_dir() else ""
+    out(f"{name} ({profiles.path(name)}), read through the datasets in {shown(where)}{gone}:")
+    lines = Person(ai(where).people, choices=choices, learnt=learnt).describe() if choices else [NOTHING_YET]
     for line in lines:
         out(f"  {line}")
     return 0

@@ -30,6 +30,7 @@ from bot.answers import MAX_EXTRA_WORDS, Bot, forget_extra_words
 from bot.loop import claim_stdout, serve
 from bot.requests import RequestError, board_words
 from cli import Command, add_ai_arguments, load_ai
+from common import COMMAND as PROGRAM
 from common import warn
 
 __all__ = ["COMMAND", "MAX_EXTRA_WORDS", "Bot", "RequestError", "board_words", "claim_stdout",
@@ -44,7 +45,7 @@ Requests, one JSON object a line:
 Either may add "player": ID (a string or an integer): the AI learns that person as they play,
 reading what they turned over from the next board of the same game.
 Replies, one a line, in order: {"ok": true, ...} or {"ok": false, "error": "..."}.
-The process serves until stdin closes. Full description: docs/protocol.md."""
+The process serves until stdin closes. Full description: """ + f"{PROGRAM} help protocol."
 
 
 SUMMARY = "the AI for other programs: JSON lines on stdin and stdout"

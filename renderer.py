@@ -9,6 +9,8 @@ face-down card in the captain's view, `( ) word` in the agent's view.
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import sys
 from collections.abc import Collection, Sequence
 from typing import TextIO
@@ -25,6 +27,38 @@ BACKGROUND = {Color.RED: Back.RED + Fore.WHITE, Color.BLUE: Back.BLUE + Fore.WHI
               Color.NEUTRAL: Back.YELLOW + Fore.BLACK, Color.ASSASSIN: Back.BLACK + Fore.WHITE}
 
 
+def found_for(turns: Sequence[Turn]) -> list[tuple[Turn, list[tuple[str, bool]]]]:
+    """Each hint given, with the cards turned over for it, each with whether it was found later:
+    a team's own card goes under the turn it was found in, unless an earlier hint of that team's
+    AI captain meant it (and the hint of its own turn did not): under that one then, so that a
+    person sees which hints still have cards to find."""
+    hinted = [t for t in turns if t.hint is not None]
+    found: dict[int, list[tuple[str, bool]]] = {id(t): [] for t in hinted}
+    for k, turn in enumerate(hinted):
+        for word, color in turn.guesses:
+            meant = [t for t in hinted[:k + 1]
+                     if t.side == turn.side and t.choice is not None and word in t.choice.targets]
+            home = meant[-1] if color == turn.side and meant else turn
+            found[id(home)].append((word, home is not turn))
+    return [(t, found[id(t)]) for t in hinted]
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def wrapped(head: str, items: Sequence[str], width: int, between: str = " | ") -> str:
+    """`items` after `head`, joined by `between`, the lines broken between two items to stay within
+    `width` columns (an item longer than a line keeps a line of its own), indented under the first."""
+    lines, line = [], head
+    for item in items:
+        if line != head and len(ANSI.sub("", line + between + item)) > width:
+            lines.append(line)
+            line = " " * len(head) + item
+        else:
+            line += (between if line != head else "") + item
+    return "\n".join([*lines, line])
+
+
 def use_color(stream: TextIO) -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
     return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
@@ -39,6 +73,7 @@ class Renderer:
         self.color = use_color(self.stream) if color is None else color
         self.explain = explain
         self.secret = secret   # a person guesses: what the AI meant waits for the turn's end
+        self.width = shutil.get_terminal_size().columns   # the hints so far wrap within it
         if self.color:
             just_fix_windows_console()
 
@@ -92,10 +127,11 @@ class Renderer:
         """Whose turn, cards left per team and the hints so far (`turns`)."""
         left = ", ".join(f"{self.team(t)} {board.remaining(t)}" for t in (Color.RED, Color.BLUE))
         lines = [f"Turn: {self.team(team)}   cards left: {left}"]
-        hints = [f"{self.team(t.side)} {t.hint}: " + (", ".join(w.upper() for w, _ in t.guesses) or "-")
-                 for t in turns if t.hint is not None]
+        hints = [f"{self.team(t.side)} {t.hint}: "
+                 + (", ".join(w.upper() + " (later)" * later for w, later in cards) or "-")
+                 for t, cards in found_for(turns)]
         if hints:
-            lines.append("Hints so far: " + " | ".join(hints))
+            lines.append(wrapped("Hints so far: ", hints, self.width))
         return "\n".join(lines)
 
     def show(self, board: Board, team: Color, turns: Sequence[Turn], captain: bool) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +15,7 @@ import numpy as np
 
 from board import BLUE, RED, Board, Color, game_rngs
 from cli import load_ai
-from common import BOARD_WORDS_PATH, COMMAND, append_line, interactive, load_words, normalise, warn
+from common import BOARD_WORDS_PATH, COMMAND, append_line, holding, interactive, load_words, normalise, warn
 from engine import Event, Game, RuleError, TurnStarted
 from model import AI, DEFAULT_LEVEL, LEVELS
 from players import COMPOSITIONS, Composition, Learning, Seat, make_team
@@ -26,11 +28,12 @@ gives the hints and you guess; human:ai, you give hints and the AI guesses; huma
 two people share the screen. auto is a solo opponent that turns over one of its own cards
 each turn. Type help for the rules, quit to leave."""
 
-NAME_PROMPT = f"Your name, so the AI can learn how you play ({GUEST}: keep nothing) [{{default}}]> "
-NAME_QUESTION = """The AI learns how you play: how you read its hints, and what you mean by yours.
-With a name it keeps what it learnt in {folder}/NAME.json, on this computer only, and
-starts from there next time ({command} player show NAME says what it has learnt, player forget
-NAME deletes it). guest: it learns for this session only and keeps nothing. Type quit to leave."""
+KEEP_PROMPT = """The AI learnt how you play this game: how you read its hints, or what you meant by yours.
+Keep it, so that it starts from there next time? Your name (Enter: keep nothing)> """
+KEEP_QUESTION = """With a name the AI keeps what it learnt in {folder}/NAME.json, on this computer only,
+and starts from there next time: this is asked once ({command} player show NAME says what it has
+learnt, player forget NAME deletes it; --player NAME plays as someone else). Enter keeps nothing,
+and the AI learns you afresh each session."""
 
 # What an empty answer chooses: a person guesses for red against an AI team.
 DEFAULT_TEAMS = {RED: Composition(Seat.AI, Seat.HUMAN), BLUE: Composition(Seat.AI, Seat.AI)}
@@ -117,40 +120,51 @@ def ask_level() -> str:
         print("\n".join(level.help() for level in LEVELS.values()))
 
 
-def ask_name(profiles: Profiles) -> str:
-    """Ask who plays alongside the AI: a name, or GUEST; Enter takes the name of the last
-    player (a guest when there was none), so that a returning player only presses Enter."""
-    default = profiles.last() or GUEST
-    while True:
-        answer = ask_line(NAME_PROMPT.format(default=default))
-        if answer in ("quit", "exit", "q"):
-            raise QuitGame
-        if answer in ("help", "?"):
-            print(NAME_QUESTION.format(folder=profiles.folder, command=COMMAND))
-            continue
-        if answer in ("", GUEST, NOBODY):
-            return answer or default
-        try:
-            return player_name(answer)
-        except ValueError as error:
-            print(error)
-
-
-def who_learns(args: argparse.Namespace, lineup: Lineup, profiles: Profiles) -> str | None:
+def who_learns(args: argparse.Namespace, lineup: Lineup, profiles: Profiles) -> tuple[str | None, bool]:
     """Who the AI learns this session: a name, GUEST, or None (`--player none`, or nobody plays
-    alongside it). Without --player, a person at a terminal is asked; a piped or scripted
-    session plays as a guest, and so writes nothing. A name is remembered for the next prompt."""
+    alongside it); and whether to ask, after the first game, to keep what it learnt.
+
+    Without --player, a person at a terminal plays as the last name kept on this computer; the
+    first time, as a guest, asked at the end of the game whether to keep it (once: a "no" is
+    remembered too). A piped or scripted session plays as a guest, and so writes nothing."""
     if not lineup.partner:
         if args.player not in (None, NOBODY):
             warn(f"--player {args.player} is not used: the AI learns one person who plays alongside "
                  "it (ai:human or human:ai), no one else playing")
-        return None
-    name = args.player or (ask_name(profiles) if interactive() else GUEST)
+        return None, False
+    if args.player is not None:
+        name = args.player
+    elif not interactive():
+        name = GUEST
+    else:
+        name = profiles.last() or GUEST
+        if name == GUEST and not profiles.declined():
+            return GUEST, True
     if name == NOBODY:
-        return None
+        return None, False
     if name != GUEST:
         profiles.remember_last(name)
-    return name
+    return name, False
+
+
+def ask_keep(profiles: Profiles) -> str | None:
+    """After a first game beside the AI, ask whether to keep what it learnt, under a name; None
+    for no (remembered: the question comes once), or when the input closes."""
+    while True:
+        try:
+            answer = ask_line(KEEP_PROMPT)
+        except EOFError:
+            return None
+        if answer in ("help", "?"):
+            print(KEEP_QUESTION.format(folder=profiles.folder, command=COMMAND))
+            continue
+        if answer in ("", "n", "no", GUEST, NOBODY, "quit", "q"):
+            profiles.decline()
+            return None
+        try:
+            return player_name(answer)
+        except ValueError as error:
+            print(f"{error}; or press Enter to keep nothing.")
 
 
 def again() -> bool:
@@ -184,18 +198,49 @@ def who_plays(args: argparse.Namespace) -> Lineup:
 # --- the AI and the games -------------------------------------------------------------------
 
 
+class Loading:
+    """The AI loading in a thread while the questions at the start are asked: a first game fills
+    data/cache/ from the shipped files in seconds, and a person reads and answers meanwhile. A
+    daemon thread: a person who leaves at a question does not wait for it."""
+
+    def __init__(self, load: Callable[[], AI]):
+        self._ai: AI | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(load,), name="the AI loading", daemon=True)
+        self._thread.start()
+
+    def _run(self, load: Callable[[], AI]) -> None:
+        try:
+            self._ai = load()
+        except BaseException as error:   # noqa: BLE001 - raised again where the AI is asked for
+            self._error = error
+
+    def ai(self, asked: bool = False) -> AI:
+        """The AI, once loaded (after questions were `asked`, a line says so if it is still
+        loading); its error raised again."""
+        if asked and self._thread.is_alive():
+            print("Getting the AI ready...")
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._ai
+
+
+def may_need_ai(args: argparse.Namespace) -> bool:
+    """Whether the flags leave room for an AI player: a team still to be asked, or an AI team."""
+    return not (args.red and args.blue) or any(c.ai for c in (args.red, args.blue))
+
+
 def play(args: argparse.Namespace) -> int:
     """Set up the teams, then play games until the players have had enough; the exit code."""
-    lineup = who_plays(args)
+    with holding():   # what the loading says waits for the answers
+        loading = Loading(lambda: load_ai(args)) if may_need_ai(args) else None
+        lineup = who_plays(args)
     profiles = Profiles(args.profiles)
-    name = who_learns(args, lineup, profiles)
-    if lineup.needs_ai:
-        import download  # only a game that may offer the download loads it
-
-        download.offer(args.sources)   # once, in a terminal, when there is no dataset yet
+    name, keep_asked = who_learns(args, lineup, profiles)
     try:
-        ai = load_ai(args) if lineup.needs_ai else None
-    except (OSError, ValueError, RuntimeError) as error:   # a bad flag or a missing model
+        ai = loading.ai(asked=not (args.red and args.blue)) if lineup.needs_ai else None
+    except (OSError, ValueError, RuntimeError) as error:   # a missing model, a cache that cannot be read
         warn(f"cannot build the AI: {error}")
         return 2
     if lineup.captains(Seat.HUMAN) & lineup.agents(Seat.AI):
@@ -203,14 +248,47 @@ def play(args: argparse.Namespace) -> int:
 
         print("Getting the AI agent ready to read any hint...")
         datasets.warm_up(ai.weights)   # so that the first hint outside the vocabulary does not stall
-    player = None if name is None else Player.meet(name, ai, profiles)
+    player = None if name is None else Player.meet(name, ai, profiles, print if not keep_asked else quiet,
+                                                   args.sources)
     seed = args.seed
     while True:
         seed = fresh_seed() if seed is None else seed
         code, finished = play_game(args, lineup, ai, seed, player)
-        if code or not finished or not lineup.people or not again():
+        if code or not finished or not lineup.people:
+            return code
+        if keep_asked and player.person.choices:
+            player, keep_asked = kept(player, profiles, ai), False
+        if ai is not None and offered(args.sources):
+            ai = load_ai(args)   # the datasets join the next game
+            if player is not None:
+                player = player.read_by(ai)
+        if not again():
             return code
         seed = seed + 1 if args.seed is not None else None
+
+
+def quiet(line: str) -> None:
+    """Say nothing: a first-time player is told what the AI learnt at the end of the game."""
+
+
+def kept(player: Player, profiles: Profiles, ai: AI) -> Player:
+    """The player of a first game, asked whether to keep what the AI learnt: under a name, or still
+    a guest."""
+    if (name := ask_keep(profiles)) is None:
+        return player
+    player = player.kept_as(name, profiles, ai)
+    player.save()
+    profiles.remember_last(name)
+    print(f"Kept in {profiles.path(name)}: the AI starts from there next time.")
+    return player
+
+
+def offered(sources: Path) -> bool:
+    """After a game a person played with the AI: the offer to download the datasets, made once;
+    whether it fetched them."""
+    import download  # only a game that may offer the download loads it
+
+    return download.offer(sources)
 
 
 def fresh_seed() -> int:
@@ -232,7 +310,7 @@ def play_game(args: argparse.Namespace, lineup: Lineup, ai: AI | None, seed: int
     try:
         board = new_board(args.words, board_rng)
     except (OSError, ValueError) as error:
-        warn(f"cannot deal a board: {error}")
+        warn(f"cannot deal a board from {args.words or BOARD_WORDS_PATH}: {error}")
         return 2, False
     learning = None if player is None else Learning(player.person, lineup.guessing, lineup.giving)
     game, renderer = set_up(args, lineup, ai, board, play_rng, seed, player, learning)

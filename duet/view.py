@@ -14,7 +14,9 @@ from renderer import ConsoleTerminal, Renderer, explanation
 ROLE_STYLE = {AGENT: Fore.GREEN + Style.BRIGHT, BYSTANDER: "",
               DUET_ASSASSIN: Fore.LIGHTBLACK_EX + Style.BRIGHT}
 LEGEND = ("G: your agent, for your partner to find   A: your assassin   -: bystander\n"
+          "o: your bystander, which your partner already tried on your clue\n"
           "x: known bystander for your partner (no use guessing it on their clues)   [**]: found")
+TRIED = "o"   # in a side's own view: a bystander of its key that the partner touched on its clue
 
 
 YOU = "you"   # the label of the side a person plays
@@ -66,9 +68,11 @@ class DuetView:
                 role = AGENT if AGENT in roles.values() else roles[Side.A]
             else:
                 role = roles[side]
-                marks = role.letter + ("x" if board.missed[side.other][i] else " ")
+                mine = TRIED if board.missed[side][i] else role.letter
+                marks = mine + ("x" if board.missed[side.other][i] else " ")
             cell = f"({marks}) {text}"
-            cells.append(f"{ROLE_STYLE[role]}{cell}{Style.RESET_ALL}" if self.renderer.color else cell)
+            style = Style.DIM if side is not None and board.missed[side][i] else ROLE_STYLE[role]
+            cells.append(f"{style}{cell}{Style.RESET_ALL}" if self.renderer.color else cell)
         return "\n".join(" ".join(cells[i:i + COLUMNS]) for i in range(0, len(cells), COLUMNS))
 
     def show(self, board: DuetBoard, tokens: int, side: Side | None) -> str:

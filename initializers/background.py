@@ -19,7 +19,9 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -48,9 +50,10 @@ def status(cache_dir: Path) -> dict[str, Any] | None:
     return state if alive else None
 
 
-def start(settings: Settings) -> str:
+def start(settings: Settings, names: Sequence[str] = CORPUS_MADE) -> str:
     """Start the build of the corpus matrices in a background process unless one runs; the line
-    to say to the player."""
+    to say to the player, which names the matrices left to it (`names`: those the game's catalog
+    found wanting). The process is waited for in a thread, so that it leaves no zombie behind."""
     cache_dir = Path(settings.cache_dir)
     if (state := status(cache_dir)) is None:
         cache_dir.mkdir(parents=True, exist_ok=True)
@@ -58,9 +61,10 @@ def start(settings: Settings) -> str:
         # what the next game's catalog looks for.
         chosen = {key: getattr(settings, key) for key in ("sources", "cache_dir", "sbert_model",
                                                           "fasttext_model", "hints", "words")}
+        names = [name for name in CORPUS_MADE if name in names]   # the parts before what they make
         atomic_write_bytes(cache_dir / SETTINGS, json.dumps(
-            {k: (str(v) if isinstance(v, Path) else list(v) if isinstance(v, tuple) else v)
-             for k, v in chosen.items()}).encode())
+            {**{k: (str(v) if isinstance(v, Path) else list(v) if isinstance(v, tuple) else v)
+                for k, v in chosen.items()}, "names": names}).encode())
         command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
                    "from initializers.background import main; sys.exit(main(sys.argv[1:]))",
                    str(cache_dir / SETTINGS)]
@@ -68,10 +72,19 @@ def start(settings: Settings) -> str:
             child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                      start_new_session=True)   # a Ctrl-C at the game's prompt spares it
         _children[child.pid] = child
-        state = {"pid": child.pid, "done": 0, "total": len(CORPUS_MADE)}
-    return (f"The matrices made from the corpus are being built in the background ({state.get('done', 0)} "
-            f"of {state.get('total', len(CORPUS_MADE))} done, process {state['pid']}; "
-            f"{cache_dir / LOG}): this game plays without them, the next one with them.")
+        threading.Thread(target=child.wait, name="build reaper", daemon=True).start()
+        state = {"pid": child.pid, "done": 0, "total": len(names)}
+    return _building(state.get("names") or [name for name in CORPUS_MADE if name in names], state, cache_dir)
+
+
+def _building(names: Sequence[str], state: dict[str, Any], cache_dir: Path) -> str:
+    """The line that says which matrices a build makes, how far it is, and where its log is."""
+    one = len(names) == 1
+    what = f"The matrix {names[0]} is" if one else f"{len(names)} matrices ({', '.join(names)}) are"
+    return (f"{what} being built in the background ({state.get('done', 0)} of "
+            f"{state.get('total', len(names))} done, "
+            f"process {state['pid']}; {cache_dir / LOG}): this game plays without them, the next one "
+            "with them.")
 
 
 def joined(cache_dir: Path) -> list[str]:
@@ -85,21 +98,21 @@ def joined(cache_dir: Path) -> list[str]:
     return names
 
 
-def build(settings: Settings, say=None) -> list[str]:
-    """Build (or load, when cached) every corpus-made matrix, one after another, keeping the
-    status file; leave the marker of a finished build. Returns the matrices now cached; [] when
-    another build holds the status file."""
+def build(settings: Settings, say=None, names: Sequence[str] = CORPUS_MADE) -> list[str]:
+    """Build (or load, when cached) the corpus-made matrices among `names`, one after another,
+    keeping the status file; leave the marker of a finished build. Returns the matrices now
+    cached; [] when another build holds the status file."""
     cache_dir = Path(settings.cache_dir)
     say = say or (lambda line: print(line, file=sys.stderr, flush=True))
     if not _take(cache_dir):
         return []
     try:
         catalog = Catalog(replace(settings, background=False), say=say)
-        names = [name for name in CORPUS_MADE if catalog.missing(name) is None]
+        names = [name for name in CORPUS_MADE if name in names and catalog.missing(name) is None]
         started, built = time.time(), []
         for done, name in enumerate(names):
             _write_status(cache_dir, {"pid": os.getpid(), "started": started, "done": done,
-                                      "total": len(names), "now": name})
+                                      "total": len(names), "now": name, "names": names})
             say(f"build: {name} ({done + 1} of {len(names)}), {time.time() - started:.0f} s in")
             with contextlib.suppress(MissingSource):   # said by the catalog; the rest go on
                 catalog.table(name)
@@ -139,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description="Build the corpus matrices (started by the game).")
     p.add_argument("settings", type=Path, help="the game's settings, as `start` writes them")
     chosen = json.loads(p.parse_args(argv).settings.read_text())
+    names = chosen.pop("names", CORPUS_MADE)
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)   # the game, in the foreground, comes first
-    build(Settings(**chosen))
+    build(Settings(**chosen), names=names)
     return 0

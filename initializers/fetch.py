@@ -48,7 +48,17 @@ class Unreachable(OSError):
 
 
 class FetchError(Exception):
-    """One file that could not be had whole and sound; the message names it and says why."""
+    """One file that could not be had whole and sound; the message names it and says why, and
+    `status` is the server's HTTP status when it answered with an error."""
+
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        self.status = status
+
+    @property
+    def absent(self) -> bool:
+        """Whether the server says it has no such file (404, 410): asking again will not help."""
+        return self.status in (404, 410)
 
 
 # --- what a sound copy looks like --------------------------------------------------------
@@ -277,7 +287,7 @@ def fetch(url: str, timeout: float = TIMEOUT, via: urllib.request.OpenerDirector
     try:
         response = (via or opener()).open(request, timeout=timeout)
     except urllib.error.HTTPError as error:
-        raise FetchError(f"{url}: HTTP {error.code} {error.reason}") from None
+        raise FetchError(f"{url}: HTTP {error.code} {error.reason}", error.code) from None
     except urllib.error.URLError as error:     # refused, no such host, no route: nothing answers
         raise Unreachable(f"cannot reach {url}: {_reason(error.reason)}") from None
     except (OSError, http.client.HTTPException) as error:   # a timeout or a reset before the headers
@@ -310,22 +320,84 @@ def read_copy(path: Path) -> bytes:
     return gzip.decompress(data) if path.name.endswith(".gz") else data
 
 
-def copy_of(remote: Remote, sources: Path) -> tuple[Path | None, str | None]:
-    """The copy of `remote` in the sources folder (under its name or another it may have) and
-    what is wrong with it: (path, None) sound, (path, why) unsound, (None, None) none there."""
-    found = None
-    for name in (remote.path, *remote.also):
-        path = sources / name
-        if not path.is_file():
-            continue
-        try:
-            problem = remote.sound(read_copy(path))
-        except (OSError, EOFError, zlib.error) as error:
-            problem = f"unreadable ({error})"
-        if problem is None:
-            return path, None
-        found = found or (path, problem)
-    return found or (None, None)
+EBOOK_NUMBER = re.compile(r"\b(?:e-?book|e-?text)\s*#\s*(\d+)", re.I)   # [EBook #98], [Etext #4363]
+BOOK_URL = re.compile(r"/pg(\d+)\.txt$")
+HEADER = 16_384   # bytes of a book read for its EBook number: the header comes before the text
+
+
+def problem_of(remote: Remote, path: Path) -> str | None:
+    """What is wrong with the file at `path` as `remote` (None when nothing)."""
+    try:
+        return remote.sound(read_copy(path))
+    except (OSError, EOFError, zlib.error) as error:
+        return f"unreadable ({error})"
+
+
+def ebook_number(path: Path) -> int | None:
+    """The EBook number a Project Gutenberg file's header names ("[EBook #98]"), or None."""
+    try:
+        with (gzip.open(path) if path.name.endswith(".gz") else open(path, "rb")) as f:
+            head = f.read(HEADER).decode("utf-8", errors="replace")
+    except (OSError, EOFError, zlib.error):
+        return None
+    start = GUTENBERG_START.search(head)
+    found = EBOOK_NUMBER.search(head[:start.start()] if start else head)
+    return int(found.group(1)) if found else None
+
+
+class Shelf:
+    """What a sources folder holds of the datasets, found as `datasets status` and the game find
+    it: each file under the name the download gives it (or another it may have), else by any
+    name in its dataset's folder, by its SHA-256 (a file its publisher serves unchanged) or, a
+    book, by the EBook number its header names. So a folder filled by hand (the books named by
+    their titles) serves a mirror as well as a downloaded one. Each folder is looked through
+    once, when first asked about."""
+
+    def __init__(self, sources: Path):
+        self.sources = Path(sources)
+        self._others: dict[str, dict[str | int, Path]] = {}
+        self._lock = threading.Lock()   # a download asks from a thread for each server
+
+    def copy_of(self, remote: Remote) -> tuple[Path | None, str | None]:
+        """The copy of `remote` in the sources folder and what is wrong with it: (path, None)
+        sound, (path, why) unsound, (None, None) none there."""
+        found = None
+        for name in (remote.path, *remote.also):
+            path = self.sources / name
+            if path.is_file():
+                if (problem := problem_of(remote, path)) is None:
+                    return path, None
+                found = found or (path, problem)
+        if found is None and (path := self._elsewhere(remote)) is not None:
+            found = (path, problem_of(remote, path))
+        return found or (None, None)
+
+    def _elsewhere(self, remote: Remote) -> Path | None:
+        """A file of `remote`'s folder named otherwise that is it: by its SHA-256, or its EBook number."""
+        folder = remote.path.split("/", 1)[0]
+        with self._lock:
+            if folder not in self._others:
+                self._others[folder] = self._look_through(folder)
+        number = BOOK_URL.search(remote.url)
+        return self._others[folder].get(int(number.group(1)) if number else remote.sha256)
+
+    def _look_through(self, folder: str) -> dict[str | int, Path]:
+        """The files of a dataset's folder under no name the download gives: by SHA-256 (when its
+        files have one recorded) or by EBook number (the corpus)."""
+        remotes = [r for d in downloadable().values() for r in d.files if r.path.startswith(f"{folder}/")]
+        named = {self.sources / name for r in remotes for name in (r.path, *r.also)}
+        hashed = any(r.sha256 for r in remotes)
+        found: dict[str | int, Path] = {}
+        for path in sorted((self.sources / folder).rglob("*")) if (self.sources / folder).is_dir() else ():
+            if not path.is_file() or path.name.startswith(".") or path in named:
+                continue
+            try:
+                key = hashlib.sha256(read_copy(path)).hexdigest() if hashed else ebook_number(path)
+            except (OSError, EOFError, zlib.error):
+                continue
+            if key is not None:
+                found.setdefault(key, path)
+        return found
 
 
 def save(path: Path, data: bytes) -> None:
@@ -343,11 +415,12 @@ def mirror(names: Sequence[str], sources: Path, folder: Path) -> tuple[list[str]
     """Write each file of the named datasets that is sound in `sources` under `folder`, at its
     publisher's URL path and as its publisher serves it (a book as plain text): a folder that any
     static web server (`python -m http.server`) serves as a mirror for `download(base_url=...)`.
+    The files are found by any name (`Shelf`): a folder filled by hand serves as well.
     Returns the paths written under `folder`, and the files missing or unsound in `sources`."""
-    written, missing = [], []
+    written, missing, shelf = [], [], Shelf(sources)
     for name in names:
         for remote in downloadable()[name].files:
-            path, problem = copy_of(remote, sources)
+            path, problem = shelf.copy_of(remote)
             if path is None or problem is not None:
                 missing.append(remote.path)
                 continue
@@ -360,12 +433,13 @@ def mirror(names: Sequence[str], sources: Path, folder: Path) -> tuple[list[str]
 @dataclass
 class Download:
     """What a download did: files fetched, found sound already, fetched again (found unsound),
-    and failed (one line each)."""
+    failed (one line each), and absent: the URLs a server said it has no file at (HTTP 404)."""
 
     fetched: list[str] = field(default_factory=list)
     present: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)
 
 
 def download(names: Sequence[str], sources: Path, base_url: str | None = None, pause: float | None = None,
@@ -403,6 +477,7 @@ def _fetch_side_by_side(wanted: list[tuple[str, Remote]], sources: Path, base_ur
     a session of its own (`session_for` a line teller), with a bar or a line every 10%. Returns
     each file's place in `wanted` → (what was done, its path or the error)."""
     servers: dict[str, list[tuple[int, str, Remote]]] = {}
+    shelf = Shelf(sources)
     for i, (name, remote) in enumerate(wanted):
         host = urllib.parse.urlsplit(located(remote.url, base_url)).netloc
         servers.setdefault(host, []).append((i, name, remote))
@@ -423,7 +498,7 @@ def _fetch_side_by_side(wanted: list[tuple[str, Remote]], sources: Path, base_ur
             for i, name, remote in files:
                 if stop.is_set():
                     return
-                outcomes[i] = _bring(remote, sources, session, tell)
+                outcomes[i] = _bring(remote, shelf, session, tell)
                 with lock:
                     bar.set_postfix_str(name, refresh=False)
                     bar.update(1)
@@ -433,14 +508,17 @@ def _fetch_side_by_side(wanted: list[tuple[str, Remote]], sources: Path, base_ur
     return outcomes
 
 
-def _bring(remote: Remote, sources: Path, session: _Session, tell: Callable[[str], None]) -> tuple[str, str]:
-    """Make the copy of `remote` in `sources` sound: (what was done, its path or the error)."""
-    found, problem = copy_of(remote, sources)
+def _bring(remote: Remote, shelf: Shelf, session: _Session, tell: Callable[[str], None]) -> tuple[str, str]:
+    """Make the copy of `remote` on the shelf sound: (what was done, its path, the error, or the
+    URL a server has no file at: those are told all at once, at the end)."""
+    found, problem = shelf.copy_of(remote)
     if found is not None and problem is None:
         return "present", remote.path
     if problem is not None:
-        tell(f"{found.relative_to(sources).as_posix()}: {problem}; fetching it again")
-    error = session.fetch_into(found or sources / remote.path, remote)
+        tell(f"{found.relative_to(shelf.sources).as_posix()}: {problem}; fetching it again")
+    error = session.fetch_into(found or shelf.sources / remote.path, remote)
+    if isinstance(error, FetchError):
+        return "absent", located(remote.url, session.base_url)
     if error is not None:
         tell(error)
         return "failed", error
@@ -502,8 +580,9 @@ class _Session:
     via: urllib.request.OpenerDirector = field(default_factory=opener)
     last: dict[str, float] = field(default_factory=dict)   # server → when its last request ended
 
-    def fetch_into(self, target: Path, remote: Remote) -> str | None:
-        """Fetch `remote` into `target` (1 + `retries` tries); None when done, else why not."""
+    def fetch_into(self, target: Path, remote: Remote) -> str | FetchError | None:
+        """Fetch `remote` into `target` (1 + `retries` tries); None when done, else why not: the
+        FetchError of a server that has no such file (not asked again), or a line."""
         url = located(remote.url, self.base_url)
         host = urllib.parse.urlsplit(url).netloc
         error = None
@@ -513,6 +592,8 @@ class _Session:
             try:
                 data = fetch(url, self.timeout, self.via)
             except FetchError as failure:
+                if failure.absent:
+                    return failure
                 error = str(failure)
                 continue
             finally:

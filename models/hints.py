@@ -7,8 +7,9 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import Levenshtein
 import numpy as np
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import Levenshtein as VocabularyLevenshtein
 from rapidfuzz.process import cdist
 
 from board import Board
@@ -21,6 +22,18 @@ MIN_HINT_LETTERS = 3
 # distance of a face-down word (SOAP with STAMP), which an agent might misread. People may: an edit
 # distance refused their everyday clues (docs/decisions/0031-another-spelling.md).
 CAPTAIN_MIN_DISTANCE = 0.5
+
+
+def spelling_distance(a: str, b: str) -> float:
+    """The Levenshtein distance of two words over the longer one's length: 0 the same word, 1
+    nothing in common. The vocabulary's filter measures a board word against every hint in one
+    rapidfuzz call, to the same figure (docs/decisions/0091-the-levenshtein-package.md)."""
+    return Levenshtein.distance(a, b) / max(len(a), len(b), 1)
+
+
+def spelled_alike(hint: str, board_word: str) -> bool:
+    """Whether the AI keeps `hint` away from a face-down `board_word` (`CAPTAIN_MIN_DISTANCE`)."""
+    return spelling_distance(hint, board_word) < CAPTAIN_MIN_DISTANCE
 
 
 @dataclass(frozen=True)
@@ -127,8 +140,8 @@ class HintFilter:
                     banned[i] = True
         for form in spellings(board_word):                      # a form, another spelling
             banned[self._by_form.get(form, [])] = True
-        distance = cdist([board_word], self.hints, scorer=Levenshtein.normalized_distance,
-                         dtype=np.float32)[0]
+        distance = cdist([board_word], self.hints, scorer=VocabularyLevenshtein.normalized_distance,
+                         dtype=np.float32)[0]   # `spelling_distance`, the whole vocabulary at once
         banned |= distance < CAPTAIN_MIN_DISTANCE
         return np.flatnonzero(banned)
 

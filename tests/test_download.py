@@ -145,11 +145,11 @@ def test_a_changed_file_is_kept_with_trust_content_when_it_reads_right(publisher
     assert kept.fetched == ["usf/P-R.txt"]
 
 
-def test_a_404_is_named_and_the_other_files_still_come(publisher, tmp_path):
+def test_a_404_is_named_asked_once_and_the_other_files_still_come(publisher, tmp_path):
     publisher.faults["/cache/epub/31287/pg31287.txt"] = ["404", "404"]
     done = get(publisher, tmp_path, names=("corpus",))
-    assert len(done.failed) == 1 and "HTTP 404" in done.failed[0]
-    assert publisher.url + "/cache/epub/31287/pg31287.txt" in done.failed[0]
+    assert done.absent == [publisher.url + "/cache/epub/31287/pg31287.txt"] and not done.failed
+    assert publisher.asked("pg31287") == 1   # not there: asking again would not help
     assert len(done.fetched) == len(BOOKS) - 1
 
 
@@ -212,11 +212,25 @@ def test_the_command_downloads_then_says_so(publisher, tmp_path, capsys):
 
 
 def test_the_command_fails_when_a_file_fails(publisher, tmp_path, capsys):
-    publisher.faults["/FreeAssociation/AppendixA/Cue_Target_Pairs.C"] = ["404", "404"]
+    publisher.faults["/FreeAssociation/AppendixA/Cue_Target_Pairs.C"] = ["drop", "drop"]
     code = download.main(["download", "usf", "--sources", str(tmp_path), "--base-url", publisher.url,
                           "--pause", "0"])
     err = capsys.readouterr().err
     assert code == 1 and "usf/C.txt not fetched" in err and "1 failed" in err and "again" in err
+
+
+def test_files_a_server_does_not_have_are_said_in_three_lines_with_what_to_do(publisher, tmp_path, capsys):
+    for n in BOOKS:   # the publisher serves these four books of the 359: it has none of them now
+        publisher.faults[f"/cache/epub/{n}/pg{n}.txt"] = ["404"]
+    code = download.main(["download", "usf", "corpus", "--sources", str(tmp_path), "--base-url",
+                          publisher.url, "--pause", "0"])
+    lines = [line for line in capsys.readouterr().err.splitlines() if not line.endswith("%)")]
+    assert code == 1 and len(lines) == 3, lines
+    assert lines[0].endswith("8 fetched, 0 already there, 359 not found (HTTP 404).")
+    assert lines[1].startswith(f"datasets: not at {publisher.url}: cache/epub/")
+    assert lines[1].endswith("and 356 more.")
+    assert "datasets mirror DIR --sources FOLDER" in lines[2] and "without --base-url" in lines[2]
+    assert "the same command again" not in " ".join(lines)   # it would not help
 
 
 def test_status_says_what_is_there(publisher, tmp_path, capsys):
@@ -303,17 +317,47 @@ def test_a_game_without_a_terminal_never_asks(tmp_path):
     assert result.returncode == 0 and "Download them" not in result.stdout + result.stderr
 
 
-def test_the_first_game_in_a_terminal_asks_once(tmp_path, monkeypatch, capsys):
+def test_no_question_in_a_terminal_when_no_person_plays(tmp_path, monkeypatch, capsys):
     import main
+    import session
 
-    monkeypatch.setattr(download, "interactive", lambda: True)
+    for module in (download, session):
+        monkeypatch.setattr(module, "interactive", lambda: True)
     monkeypatch.setattr(download, "DECLINED_PATH", tmp_path / "declined")
-    questions = []
-    monkeypatch.setattr("builtins.input", lambda question: questions.append(question) or "no")
+    monkeypatch.setattr("builtins.input", lambda question: pytest.fail(f"asked: {question}"))
     args = ["--red", "ai:ai", "--blue", "auto", "--seed", "1", "--no-log", "--sources", str(tmp_path)]
-    assert main.main(args) == 0 and main.main(args) == 0
-    assert len(questions) == 1 and "Download them now?" in questions[0]
-    assert (tmp_path / "declined").exists() and "wins" in capsys.readouterr().out
+    assert main.main(args) == 0 and "wins" in capsys.readouterr().out
+    assert not (tmp_path / "declined").exists()
+
+
+def test_a_persons_first_game_offers_the_download_once_after_it(tmp_path, monkeypatch, capsys):
+    from helpers import dealt_board
+
+    import main
+    import session
+
+    for module in (download, session):
+        monkeypatch.setattr(module, "interactive", lambda: True)
+    monkeypatch.setattr(download, "DECLINED_PATH", tmp_path / "declined")
+    board = dealt_board(1)
+    red = [c.word for c in board.cards if c.color.value == "red"]
+    questions = []
+
+    def answer(question: str = "") -> str:   # red's every card, whatever the hint; then no, and no
+        questions.append(question)
+        return red.pop(0) if "guess" in question else "n"
+    monkeypatch.setattr("builtins.input", answer)
+    args = ["--red", "ai:human", "--blue", "auto", "--seed", "1", "--no-log", "--sources", str(tmp_path),
+            "--player", "guest", "--profiles", str(tmp_path / "players")]
+    assert main.main(args) == 0
+    asked = [q for q in questions if "guess" not in q]
+    assert len(asked) == 2 and "Download them now?" in asked[0] and asked[1] == "Play again? [Y/n]> "
+    assert questions.index(asked[0]) > max(i for i, q in enumerate(questions) if "guess" in q)
+    assert (tmp_path / "declined").exists() and "*** RED wins" in capsys.readouterr().out
+    red[:] = [c.word for c in board.cards if c.color.value == "red"]
+    questions.clear()
+    assert main.main(args) == 0
+    assert [q for q in questions if "guess" not in q] == ["Play again? [Y/n]> "]   # a no, never repeated
 
 
 @pytest.mark.slow

@@ -32,6 +32,7 @@ from duet import (
     Touched,
     deal_keys,
 )
+from duet.view import LEGEND
 from engine import Passed, RuleError
 from lab.evaluation.duet_benchmark import benchmark, play_ai_game
 from model import Hint, HintChoice, hint_problem
@@ -336,6 +337,20 @@ def test_a_human_partner_is_refused_illegal_clues_and_closed_cards(ai):
     assert "Did you mean CHAIR?" in told
     with pytest.raises(QuitGame):
         HumanPartner(Typed(["quit"]), view, A).guess(game, Hint("seat", 1), 1)
+
+
+def test_a_card_the_partner_tried_on_your_clue_is_marked_in_your_view():
+    # Issue 69: your bystander that your partner touched looked unchanged from your side.
+    board = fixed_board()
+    view = DuetView(Renderer(io.StringIO(), color=False), {A: "you", B: "the AI"})
+    tried, theirs = cards(board, BYSTANDER, BYSTANDER)[:2]
+    before = view.board(board, A)
+    assert board.reveal(tried, A) is BYSTANDER   # B touched it on A's clue: a bystander on A's key
+    assert board.reveal(theirs, B) is BYSTANDER   # A touched it on B's clue
+    mine = view.board(board, A)
+    assert f"(- ) {tried.upper()}" in before and f"(o ) {tried.upper()}" in mine
+    assert f"(-x) {theirs.upper()}" in mine and f"(o ) {theirs.upper()}" in view.board(board, B)
+    assert "o: your bystander, which your partner already tried on your clue" in LEGEND
 
 
 def narrated(labels: dict) -> str:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import interruptible
 
 import common
 import datasets
@@ -180,8 +181,8 @@ OLD = np.ones((50, 20), dtype=np.float32)
 
 def kill_a_rebuild(path: Path, sig: int, delay: float) -> str:
     """Start a rebuild of `path` in a subprocess, send it `sig` after `delay` s; what became of it."""
-    child = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
     assert child.stdout.readline().strip() == "writing"
     time.sleep(delay)
     child.send_signal(sig)
@@ -592,15 +593,11 @@ def run_game(log: str) -> subprocess.CompletedProcess:
                           env={**os.environ, "NO_COLOR": "1"}, cwd=ROOT)
 
 
-@pytest.mark.parametrize("where", ["/dev/full", "a directory", "under a file", "read-only folder"])
+@pytest.mark.parametrize("where", ["/dev/full", "read-only folder"])
 def test_a_game_log_that_cannot_be_written_never_stops_the_game(tmp_path, where):
     if where == "read-only folder" and IS_ROOT:
         pytest.skip("root writes through chmod; the other cases cover it")
-    log = {"/dev/full": Path("/dev/full"), "a directory": tmp_path,
-           "under a file": tmp_path / "file" / "games.jsonl",
-           "read-only folder": tmp_path / "ro" / "games.jsonl"}[where]
-    if where == "under a file":
-        (tmp_path / "file").write_text("x")
+    log = {"/dev/full": Path("/dev/full"), "read-only folder": tmp_path / "ro" / "games.jsonl"}[where]
     if where == "read-only folder":
         log.parent.mkdir()
         log.parent.chmod(0o555)
@@ -608,6 +605,17 @@ def test_a_game_log_that_cannot_be_written_never_stops_the_game(tmp_path, where)
     assert result.returncode == 0 and "Traceback" not in result.stderr
     assert "wins" in result.stdout
     assert f"could not write the game log {log}" in result.stderr
+
+
+@pytest.mark.parametrize("where", ["a directory", "under a file"])
+def test_a_log_flag_that_names_no_file_is_refused_before_the_game(tmp_path, where):
+    # Issue 69: every flag and file is checked before the first question (before, the game was
+    # played and its record lost); one that fails only as it is written is the case above.
+    (tmp_path / "file").write_text("x")
+    log = {"a directory": tmp_path, "under a file": tmp_path / "file" / "games.jsonl"}[where]
+    result = run_game(str(log))
+    assert result.returncode == 2 and result.stdout == "" and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"python main.py: --log {log} ")
 
 
 def test_a_disk_that_fills_mid_append_leaves_the_log_as_it_was(tmp_path):

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import interruptible
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -297,7 +298,7 @@ def test_ctrl_c_at_a_prompt_says_goodbye_and_still_logs_the_game(tmp_path):
     child = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--red", "human:human", "--blue",
                               "auto", "--seed", "1", "--log", str(log)], cwd=ROOT,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             env={**os.environ, "NO_COLOR": "1"})
+                             env={**os.environ, "NO_COLOR": "1"}, preexec_fn=interruptible)
     seen = b""
     while b"Enter to see the key. " not in seen:   # wait for the prompt itself, not a guess at timing
         chunk = os.read(child.stdout.fileno(), 4096)

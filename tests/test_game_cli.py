@@ -143,14 +143,30 @@ def test_help_lists_the_flags():
         assert flag in out
 
 
-def test_a_missing_or_short_word_list_is_a_clear_error(tmp_path):
+def test_a_missing_or_short_word_list_is_a_clear_error_that_names_it(tmp_path):
     result = run(["--red", "auto", "--blue", "auto", "--words", str(tmp_path / "none.txt"), "--no-log"], b"")
-    assert result.returncode == 2 and "cannot deal a board" in result.stderr.decode()
+    assert result.returncode == 2 and result.stderr.decode().splitlines() == [
+        f"python main.py: --words {tmp_path / 'none.txt'} cannot be read (No such file or directory)"]
     short = tmp_path / "short.txt"
     short.write_text("\n".join(f"word{i}" for i in range(10)))
     result = run(["--red", "auto", "--blue", "auto", "--words", str(short), "--no-log"], b"")
-    assert result.returncode == 2 and "need at least 25 distinct words" in result.stderr.decode()
-    assert b"Traceback" not in result.stderr
+    assert result.returncode == 2 and result.stderr.decode().splitlines() == [
+        f"python main.py: --words {short} holds 10 distinct words: a board needs 25"]
+
+
+def test_every_flag_and_file_is_checked_before_the_first_question(tmp_path):
+    # Issue 69: --initializer nonsense was refused only after the questions at the start.
+    a_file = tmp_path / "a.txt"
+    a_file.write_text("one\n")
+    wrong = {"--initializer": ["nonsense"], "--rebuild": ["sbert", "nonsense"], "--words": [str(a_file)],
+             "--fasttext-model": [str(tmp_path / "none.bin")], "--sbert-model": [str(a_file)],
+             "--log": [str(tmp_path)], "--profiles": [str(a_file)], "--sources": [str(a_file)],
+             "--red": ["robot"], "--level": ["extreme"], "--player": ["../x"], "--captain": ["nope"]}
+    for flag, values in wrong.items():
+        result = run([flag, *values], b"\n\n\n")   # Enter at every question, were one asked
+        out, err = result.stdout.decode(), result.stderr.decode()
+        assert result.returncode == 2 and out == "", (flag, out)
+        assert len(err.splitlines()) == 1 and flag in err and "Traceback" not in err, (flag, err)
 
 
 NOVEL_WORDS = ["volcano", "penguin", "trumpet", "saxophone", "glacier", "cactus", "lighthouse", "submarine",
@@ -198,7 +214,8 @@ def test_a_person_giving_hints_waits_before_the_first_prompt_not_after_it(hints_
     assert ready < out.index("red captain, your hint> ")
     assert "RED captain: QWERTYUIOP 1" in out
     # one line, no bars
-    assert err.startswith("The AI plays on SBERT and WordNet alone") and len(err.splitlines()) == 1
+    assert err.startswith("No datasets: the AI plays on SBERT and WordNet alone")
+    assert len(err.splitlines()) == 1
     assert all(word.upper() in out for word in board.words)
 
 
@@ -223,6 +240,16 @@ def test_a_line_too_long_at_the_team_prompt_is_refused_not_echoed(monkeypatch, c
     assert session.ask_composition(RED) == AUTO
     out = capsys.readouterr().out
     assert "That line is too long (5,000 characters; at most 200)." in out and "x" * 201 not in out
+
+
+def test_a_rejected_team_is_echoed_as_it_was_typed(monkeypatch, capsys):
+    import session
+    from board import RED
+    from players import Composition, Seat
+
+    typed(monkeypatch, "human : robot", "ai : human")
+    assert session.ask_composition(RED) == Composition(Seat.AI, Seat.HUMAN)   # spaces mean nothing
+    assert "unknown team 'human : robot': choose one of" in capsys.readouterr().out
 
 
 def test_an_unknown_level_is_called_unknown(monkeypatch, capsys):

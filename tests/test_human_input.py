@@ -18,6 +18,7 @@ from helpers import (
     FakeTerminal,
     assert_clean,
     dealt_board,
+    interruptible,
     legal_hints,
     own_cards,
     run,
@@ -265,7 +266,8 @@ def test_ctrl_c_at_a_prompt_leaves_cleanly():
     env = {**os.environ, "NO_COLOR": "1"}
     process = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--red", "human:human",
                                 "--blue", "auto", "--seed", "4", "--no-log"], cwd=ROOT, env=env,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=interruptible)
     deadline, seen = time.monotonic() + 60, b""
     while b"Enter to see the key. " not in seen and time.monotonic() < deadline:
         seen += os.read(process.stdout.fileno(), 4096)

@@ -30,7 +30,8 @@ FLOORS: list[tuple[str, ...]] = [
     ("initializers", "datasets"),                            # sources → matrices
     ("engine", "prompts", "players"),                        # the game and its players
     ("renderer",),                                           # drawing
-    ("cli", "duet", "download", "profiles", "session"),      # shared flags, Duet, downloads, players, games
+    ("cli", "duet", "download", "profiles", "session", "manual"),   # shared flags, Duet, downloads, players,
+                                                                      # games, the documentation
     ("bot", "tabletop"),                                     # the parts of serve and companion
     ("protocol", "companion", "main", "__main__"),           # the game's commands
     # the lab, above the whole game: it imports the game, never the other way

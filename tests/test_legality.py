@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rapidfuzz.distance import Levenshtein
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
 from common import hint_words
-from model import CAPTAIN_MIN_DISTANCE, Hint, HintFilter, hint_problem, pair_problem, parse_hint, spoken
+from model import Hint, HintFilter, hint_problem, pair_problem, parse_hint, spoken
+from models.hints import spelled_alike, spelling_distance
 from models.table import fit_for_table
 
 BOARD_WORDS = ["day", "fire", "mouse", "run", "sand", "ocean", "piano", "bank", "orange", "light",
@@ -83,7 +83,7 @@ def test_another_spelling_of_a_board_word_is_refused_both_ways(hint, word):
 def test_the_ai_keeps_clear_of_words_spelled_like_a_face_down_card():
     # Its own caution, beyond the rules: an agent may misread BAND for SAND. Every hint it avoids
     # is one a person may give, so the AI's hints are legal under the rules.
-    assert Levenshtein.normalized_distance("band", "sand") < CAPTAIN_MIN_DISTANCE
+    assert spelled_alike("band", "sand")
     hints = [h for h, _ in EVERYDAY_PAIRS + OTHER_SPELLINGS] + ["music", "hard"]
     b = Board.from_key([w for _, w in EVERYDAY_PAIRS + OTHER_SPELLINGS] + ["ox"], KEY[:25],
                        [False] * 25)
@@ -157,8 +157,7 @@ def test_hint_filter_agrees_with_hint_problem(vocabulary, revealed):
     # ...and leaves out what only a person may give: hints unfit for the table, too rare for a
     # person to read (MIN_HINT_ZIPF), and spelled like a face-down word (the AI's own caution).
     def near(hint: str) -> bool:
-        return any(Levenshtein.normalized_distance(hint, w) < CAPTAIN_MIN_DISTANCE
-                   for w in b.unrevealed_words())
+        return any(spelled_alike(hint, w) for w in b.unrevealed_words())
 
     common = dict(zip(vocabulary, spoken(vocabulary), strict=True))
     expected = np.array([hint_problem(h, b) is None and fit_for_table(h) and common[h] and not near(h)
@@ -169,6 +168,21 @@ def test_hint_filter_agrees_with_hint_problem(vocabulary, revealed):
     if revealed:
         index = {h: i for i, h in enumerate(vocabulary)}
         assert hint_problem("firework", b) is None and mask[index["days"]] and not mask[index["fire"]]
+
+
+def test_the_filter_measures_the_whole_vocabulary_as_the_levenshtein_package_measures_a_pair(vocabulary):
+    # rapidfuzz's cdist over every hint at once, and the Levenshtein package's distance of one pair
+    # over the longer word: one figure (docs/decisions/0091-the-levenshtein-package.md).
+    from rapidfuzz.distance import Levenshtein as VocabularyLevenshtein
+    from rapidfuzz.process import cdist
+
+    words = ["fire", "day", "band", "sand", "stamp", "colour", "a", "nightingale"]
+    measured = cdist(words, vocabulary, scorer=VocabularyLevenshtein.normalized_distance, dtype=np.float32)
+    expected = np.array([[spelling_distance(w, h) for h in vocabulary] for w in words])
+    assert np.allclose(measured, expected, atol=1e-6)
+    assert spelling_distance("band", "sand") == 0.25 and spelling_distance("soap", "stamp") == 0.4
+    assert spelling_distance("", "") == 0.0
+    assert spelled_alike("soap", "stamp") and not spelled_alike("music", "hard")
 
 
 def test_hint_filter_leaves_out_given_hints(vocabulary):

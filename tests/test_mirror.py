@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import os
 import threading
 import time
 import urllib.parse
@@ -73,7 +74,8 @@ def test_a_mirror_serves_what_a_download_through_its_url_fetches(shared_datasets
         code = download.main(["download", *names, "--sources", str(tmp_path / "copy"), "--base-url", url,
                               "--pause", "0"])
     err = capsys.readouterr().err
-    assert code == 1 and "16 fetched" in err and "usf/S.txt not fetched: " in err and "HTTP 404" in err
+    assert code == 1 and "16 fetched" in err and "1 not found (HTTP 404)" in err
+    assert f"not at {url}: FreeAssociation/AppendixA/Cue_Target_Pairs.S." in err
     for path in (tmp_path / "sources").rglob("*"):
         if path.is_file() and path.name != "S.txt":
             copy = tmp_path / "copy" / path.relative_to(tmp_path / "sources")
@@ -116,3 +118,77 @@ def test_without_a_terminal_a_line_says_each_tenth(shared_datasets, tmp_path, fo
     tenths = [line for line in said if line.startswith("datasets: ")]
     assert tenths[0] == "datasets: 2 of 13 files (15%)" and tenths[-1] == "datasets: 13 of 13 files (100%)"
     assert len(tenths) == 10
+
+
+def filled_by_hand(shared: Path, folder: Path) -> Path:
+    """A sources folder as a person fills it: the USF pages and the EAT zip under names of their own,
+    four books named by their titles (as in ../shared/datasets), in a subfolder."""
+    from publisher import shared_books
+
+    for remote in fetch.downloadable()["usf"].files:
+        part = remote.path.split("/")[1].removesuffix(".txt")
+        (folder / "usf" / f"Cue Target Pairs {part}.html").parent.mkdir(parents=True, exist_ok=True)
+        (folder / "usf" / f"Cue Target Pairs {part}.html").write_bytes((shared / remote.path).read_bytes())
+    (folder / "eat").mkdir()
+    (folder / "eat" / "edinburgh.zip").write_bytes((shared / "eat" / "EATnew.zip").read_bytes())
+    (folder / "corpus" / "my books").mkdir(parents=True)
+    for path in (shared_books(shared)[n] for n in BOOKS):
+        (folder / "corpus" / "my books" / path.name).write_bytes(path.read_bytes())
+    return folder
+
+
+def test_a_folder_filled_by_hand_is_counted_and_serves_a_mirror(shared_datasets, tmp_path, four_books,
+                                                                 clean_env, capsys):
+    sources = filled_by_hand(shared_datasets, tmp_path / "mine")
+    assert download.main(["status", "--sources", str(sources)]) == 0
+    out = capsys.readouterr().out
+    assert "usf: 8 of 8 files" in out and "eat: 1 of 1 files" in out and "corpus: 4 of 4 books" in out
+    assert "other file" not in out and "missing" not in out.split("human_duet")[0]
+
+    code = download.main(["mirror", str(tmp_path / "mirror"), "--sources", str(sources)])
+    assert code == 0 and "13 files written" in capsys.readouterr().err
+    with static_server(tmp_path / "mirror") as url:
+        assert download.main(["download", "--sources", str(tmp_path / "copy"), "--base-url", url,
+                              "--pause", "0"]) == 0
+    assert "13 fetched" in capsys.readouterr().err
+    assert download.main(["status", "--sources", str(tmp_path / "copy")]) == 0
+    copied = capsys.readouterr().out
+    assert "usf: 8 of 8 files" in copied and "8 sound" in copied and "corpus: 4 of 4 books" in copied
+    eat = (sources / "eat" / "edinburgh.zip").read_bytes()
+    assert (tmp_path / "copy" / "eat" / "EATnew.zip").read_bytes() == eat
+
+
+def test_a_book_is_known_by_the_ebook_number_its_header_names(tmp_path):
+    old = "The Project Gutenberg Etext\nRelease Date: August, 2003  [Etext #4363]\n"
+    (tmp_path / "a.txt").write_text(old + "*** START OF THIS PROJECT GUTENBERG EBOOK X ***\nbook #12 of it\n")
+    (tmp_path / "b.txt").write_text("Release Date: May 5, 2007 [EBook #21337]\n")
+    (tmp_path / "c.txt").write_text("no header here, but book #5 in the text\n")
+    assert [fetch.ebook_number(tmp_path / n) for n in ("a.txt", "b.txt", "c.txt")] == [4363, 21337, None]
+
+
+@pytest.mark.slow   # the whole corpus: 368 files (100 MB) written, served and fetched, then the AI's load
+def test_the_mirror_of_the_shared_datasets_gives_a_download_with_every_dataset(shared_datasets, tmp_path,
+                                                                                clean_env, capsys):
+    import signal
+
+    import datasets
+    from initializers import background
+    from initializers.settings import Settings
+
+    assert download.main(["mirror", str(tmp_path / "mirror"), "--sources", str(shared_datasets)]) == 0
+    assert "368 files written" in capsys.readouterr().err
+    with static_server(tmp_path / "mirror") as url:
+        assert download.main(["download", "--sources", str(tmp_path / "copy"), "--base-url", url,
+                              "--pause", "0"]) == 0
+    assert "368 fetched" in capsys.readouterr().err
+    settings = Settings(tmp_path / "copy", tmp_path / "cache", background=True)
+    available = datasets.availability(settings)
+    assert all(why is None for why in available.values()), available
+    weights, partners = datasets.load_with_partners(settings=settings)
+    assert {"association", "eat", "wordnet", "phrases"} <= {p.name for p in partners}
+    err = capsys.readouterr().err
+    corpus_made = ", ".join(background.CORPUS_MADE)
+    assert f"6 matrices ({corpus_made}) are being built in the background" in err
+    assert "left out" not in err
+    if (state := background.status(tmp_path / "cache")) is not None:   # its 3 minutes are not this test's
+        os.kill(state["pid"], signal.SIGKILL)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIPPED_ELSEWHERE = ("tests/", "docs/", "reports/", "lab/", ".ci/")   # in a clone only
+SHIPPED_ELSEWHERE = ("tests/", "docs/decisions/", "reports/", "lab/", ".ci/")   # in a clone only
 
 
 def pins(path: Path) -> set[str]:
@@ -62,6 +62,9 @@ def test_the_wheel_holds_one_package_with_every_module_and_the_shipped_data(whee
                and (name.endswith(".py") or name.startswith("data/"))}
     assert shipped - names == set()
     assert {"codenames/datasets.py", "codenames/data/people.json", "codenames/data/sbert_en.npy"} <= names
+    docs = {f"codenames/{name}" for name in tracked_files() if name == "README.md"
+            or name.startswith("docs/") and name.count("/") == 1 and name.endswith(".md")}
+    assert "codenames/docs/players.md" in docs and docs <= names   # what `codenames help` reads
     entry_points = wheel.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "codenames = codenames.__main__:main" in entry_points
 
@@ -72,6 +75,25 @@ def test_the_wheel_ships_the_game_without_the_lab(wheel):
     lab = ("lab", "evaluation", "foreign", "benchmarks")   # the lab, and where its parts once were
     assert [name for name in names if set(name.split("/")[:-1]) & set(lab)] == []
     assert "codenames/bench.py" not in names and "codenames/cluster.py" not in names
+
+
+def test_installed_the_help_names_the_users_folders_and_carries_the_documentation(wheel, tmp_path):
+    site = tmp_path / "site"
+    wheel.extractall(site)
+    env = {**os.environ, "PYTHONPATH": str(site), "XDG_DATA_HOME": str(tmp_path / "home")}
+
+    def codenames(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "codenames", *argv], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120)
+    flags = "".join(codenames("--help").stdout.split())   # argparse breaks a long path anywhere
+    folder = tmp_path / "home" / "codenames"
+    assert f"(default{folder}/sources/)" in flags and f"(default{folder}/games.jsonl)" in flags
+    assert "data/" not in flags and "codenameshelp[TOPIC]" in flags
+    listing = "".join(codenames("datasets", "--help").stdout.split())
+    assert f"(default{folder}/sources/)" in listing and "data/sources" not in listing
+    datasets = codenames("help", "datasets")
+    assert datasets.returncode == 0 and datasets.stdout.startswith("## Adding datasets")
+    assert codenames("help", "players").stdout.startswith("# A player, remembered")
 
 
 def test_the_installed_bench_says_in_one_line_that_it_needs_a_clone(wheel, tmp_path):

@@ -15,7 +15,7 @@ import main
 import profiles
 import session
 from board import BLUE, NEUTRAL, RED
-from common import board_words, hint_words
+from common import SOURCES_DIR, board_words, hint_words
 from model import AI, PICKS, TARGETS, Choice, Hint, Person, Weights
 from players import Composition, GivenHint, Learning
 from profiles import FORMAT, VERSION, Profiles, player_name
@@ -163,10 +163,31 @@ def test_show_says_in_plain_words_what_the_ai_has_learnt_and_where(tmp_path, cap
     Profiles(tmp_path).save("alice", person)
     assert player(tmp_path, "show", "Alice") == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == f"alice ({tmp_path / 'alice.json'}):"
+    assert out[0] == f"alice ({tmp_path / 'alice.json'}), read through the datasets in data/sources/:"
     assert [line.strip() for line in out[1:]] == person.describe()
     assert out[1].strip() == "Learnt from 2 of your readings of its hints and 1 of your own hints."
     assert any(line.strip().startswith("You follow closeness in meaning") for line in out)
+
+
+def test_show_reads_a_player_through_the_datasets_their_games_read(tmp_path, capsys):
+    # Issue 69: `player show` named data/sources/ when the games used another --sources, and said
+    # other things of the same player with --sources and without it.
+    games = tmp_path / "club_datasets"
+    games.mkdir()
+    Profiles(tmp_path).save("alice", learnt_person(), games)
+    built_for = []
+
+    def show(*flags: str) -> list[str]:
+        args = main.parser().parse_args(["player", "show", "alice", "--profiles", str(tmp_path), *flags])
+        assert args.run(args, load_ai=lambda a: built_for.append(a.sources) or small_ai()) == 0
+        return capsys.readouterr().out.splitlines()
+    assert show()[0].endswith(f"read through the datasets in {games}/:") and built_for == [games.resolve()]
+    other = tmp_path / "other"
+    other.mkdir()
+    assert show("--sources", str(other))[0].endswith(f"in {other}/:") and built_for[-1] == other
+    games.rmdir()
+    first = show()[0]
+    assert f"their games read {games}/, which is not there now" in first and "data/sources/" in first
 
 
 def test_show_of_a_profile_without_choices_needs_no_ai(tmp_path, capsys):
@@ -234,25 +255,36 @@ def flags(player: str | None = None, folder=None) -> argparse.Namespace:
     return argparse.Namespace(player=player, profiles=folder)
 
 
-def test_at_a_terminal_the_name_is_asked_once_and_enter_takes_the_last_one(tmp_path, monkeypatch, capsys):
+def test_at_a_terminal_no_name_is_asked_before_the_game_and_the_last_one_plays(tmp_path, monkeypatch,
+                                                                              capsys):
     store = Profiles(tmp_path)
     monkeypatch.setattr(session, "interactive", lambda: True)
-    typed(monkeypatch, "")
-    assert session.who_learns(flags(), lineup("ai:human"), store) == "guest"   # nobody yet: a guest
-    assert "how you play (guest: keep nothing) [guest]> " in capsys.readouterr().out
-    assert list(tmp_path.iterdir()) == []
+    typed(monkeypatch)   # any prompt would end the input
+    # the first time: a guest, asked after the game whether to keep what the AI learnt
+    assert session.who_learns(flags(), lineup("ai:human"), store) == ("guest", True)
+    store.remember_last("alice")
+    assert session.who_learns(flags(), lineup("human:ai"), store) == ("alice", False)
+    assert session.who_learns(flags("guest"), lineup("human:ai"), store) == ("guest", False)
+    assert session.who_learns(flags("bob"), lineup("human:ai"), store) == ("bob", False)
+    assert store.last() == "bob" and capsys.readouterr().out == ""
+    (tmp_path / "last").unlink()
+    store.decline()   # a no, remembered: asked once
+    assert session.who_learns(flags(), lineup("ai:human"), store) == ("guest", False)
+
+
+def test_the_name_is_asked_at_the_end_of_a_first_game_once(tmp_path, monkeypatch, capsys):
+    store = Profiles(tmp_path)
     typed(monkeypatch, "help", "not a name!", "Alice")
-    assert session.who_learns(flags(), lineup("ai:human"), store) == "alice"
+    assert session.ask_keep(store) == "alice"
     out = capsys.readouterr().out
+    assert "Keep it, so that it starts from there next time? Your name (Enter: keep nothing)> " in out
     assert "on this computer only" in out and "'not a name!' is not a player's name" in out
+    assert not store.declined()
     typed(monkeypatch, "")
-    assert session.who_learns(flags(), lineup("human:ai"), store) == "alice"
-    assert "[alice]> " in capsys.readouterr().out
-    typed(monkeypatch, "guest")
-    assert session.who_learns(flags(), lineup("human:ai"), store) == "guest"
-    typed(monkeypatch, "quit")
-    with pytest.raises(session.QuitGame):
-        session.who_learns(flags(), lineup("human:ai"), store)
+    assert session.ask_keep(store) is None and store.declined()
+    typed(monkeypatch)
+    assert session.ask_keep(Profiles(tmp_path / "elsewhere")) is None
+    assert not Profiles(tmp_path / "elsewhere").declined()   # the input closed: no answer
 
 
 def test_no_name_is_asked_of_a_piped_session_nor_where_no_one_plays_alongside_the_ai(tmp_path, monkeypatch,
@@ -260,12 +292,12 @@ def test_no_name_is_asked_of_a_piped_session_nor_where_no_one_plays_alongside_th
     store = Profiles(tmp_path)
     typed(monkeypatch)   # any prompt would end the input
     monkeypatch.setattr(session, "interactive", lambda: False)
-    assert session.who_learns(flags(), lineup("ai:human"), store) == "guest"
+    assert session.who_learns(flags(), lineup("ai:human"), store) == ("guest", False)
     monkeypatch.setattr(session, "interactive", lambda: True)
-    assert session.who_learns(flags(), lineup("ai:ai"), store) is None
-    assert session.who_learns(flags("none"), lineup("ai:human"), store) is None
+    assert session.who_learns(flags(), lineup("ai:ai"), store) == (None, False)
+    assert session.who_learns(flags("none"), lineup("ai:human"), store) == (None, False)
     assert capsys.readouterr().out == ""
-    assert session.who_learns(flags("alice"), lineup("auto", "ai:ai"), store) is None
+    assert session.who_learns(flags("alice"), lineup("auto", "ai:ai"), store) == (None, False)
     assert "--player alice is not used" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
@@ -276,6 +308,56 @@ def game(monkeypatch, folder, *argv: str, lines: list[str]) -> None:
     monkeypatch.setattr(session, "load_ai", lambda args: small_ai())
     typed(monkeypatch, *lines)
     assert main.main([*argv, "--no-log", "--profiles", str(folder)]) == 0
+
+
+def test_a_first_game_beside_the_ai_asks_after_it_whether_to_keep_what_it_learnt(tmp_path, monkeypatch,
+                                                                                capsys):
+    # Issue 69: no name before the first hint; at the end of the first game, once.
+    monkeypatch.setattr(session, "load_ai", lambda args: small_ai())
+    monkeypatch.setattr(session, "interactive", lambda: True)
+    monkeypatch.setattr(session, "offered", lambda sources: False)
+    board = dealt_board(3)
+    questions: list[str] = []
+
+    def answer(question: str = "") -> str:   # red's cards until the game ends; then the answers
+        questions.append(question)
+        if "guess" in question:
+            said.add(card := next(c.word for c in board.cards if c.color is RED and c.word not in said))
+            return card
+        return answers.pop(0)
+    said: set[str] = set()
+    monkeypatch.setattr("builtins.input", answer)
+    argv = ["--red", "ai:human", "--blue", "auto", "--seed", "3", "--no-log", "--profiles", str(tmp_path)]
+    answers = ["Alice", "n"]
+    assert main.main(argv) == 0
+    asked = [q for q in questions if "guess" not in q]
+    assert len(asked) == 2 and asked[0] == session.KEEP_PROMPT and asked[1].startswith("Play again?")
+    assert "Welcome" not in capsys.readouterr().out.split("Keep it")[0]
+    saved = json.loads((tmp_path / "alice.json").read_text())
+    assert len(saved["choices"]) >= 3 and (tmp_path / "last").read_text() == "alice\n"
+    assert saved["sources"] == str(SOURCES_DIR.resolve())   # what `player show` reads her through
+
+    questions.clear()
+    said.clear()
+    answers = ["n"]
+    assert main.main(argv) == 0   # the next session plays as alice, and asks nothing of her name
+    assert [q for q in questions if "guess" not in q] == ["Play again? [Y/n]> "]
+    assert "Welcome back, alice" in capsys.readouterr().out
+    assert len(json.loads((tmp_path / "alice.json").read_text())["choices"]) > len(saved["choices"])
+
+
+def test_after_a_download_in_the_session_the_next_game_has_an_ai_that_reads_the_datasets(tmp_path,
+                                                                                       monkeypatch):
+    loads = []
+    monkeypatch.setattr(session, "load_ai", lambda args: loads.append(args.sources) or small_ai())
+    monkeypatch.setattr(session, "offered", lambda sources: True)   # a yes, and the files came
+    board = dealt_board(3)
+    red = iter([c.word for c in board.cards if c.color is RED])
+    monkeypatch.setattr("builtins.input", lambda question="": next(red) if "guess" in question else "n")
+    argv = ["--red", "ai:human", "--blue", "auto", "--seed", "3", "--no-log", "--player", "guest",
+            "--profiles", str(tmp_path)]
+    assert main.main(argv) == 0
+    assert len(loads) == 2   # built again for the next game
 
 
 def a_bystander(seed: int) -> str:

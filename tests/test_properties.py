@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rapidfuzz.distance import Levenshtein
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, SIZE, TEAMS, Board, Color, Outcome
 from common import board_words, hint_words
@@ -26,7 +25,6 @@ from lab.benchmarks.soak import Auditor
 from model import (
     AGENTS,
     AI,
-    CAPTAIN_MIN_DISTANCE,
     CAPTAINS,
     MAX_COUNT,
     Hint,
@@ -34,6 +32,7 @@ from model import (
     hint_problem,
     spoken,
 )
+from models.hints import spelled_alike
 from models.table import fit_for_table
 from players import AIAgent, AICaptain
 
@@ -338,7 +337,7 @@ def test_the_vectorised_hint_filter_agrees_with_hint_problem(position, given, se
         hint = weights.hints[i]
         # The rules, and the AI's own three: fit for the table, common enough for a person, not
         # spelled like a face-down card.
-        spelled_like = any(Levenshtein.normalized_distance(hint, w) < CAPTAIN_MIN_DISTANCE
+        spelled_like = any(spelled_alike(hint, w)
                            for w in board.unrevealed_words())
         allowed = (hint_problem(hint, board) is None and hint not in given
                    and fit_for_table(hint) and spoken([hint])[0] and not spelled_like)

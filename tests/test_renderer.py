@@ -8,7 +8,7 @@ import pytest
 from helpers import ScriptedAgent, ScriptedCaptain
 
 from board import ASSASSIN, BLUE, NEUTRAL, RED, Board
-from engine import Game, HintGiven, Team
+from engine import Game, HintGiven, Team, Turn
 from model import Hint, HintChoice
 from players import AICaptain
 from renderer import Renderer, use_color
@@ -111,6 +111,33 @@ def test_status_line_and_hint_history():
     assert renderer.status(game.board, game.team, game.history) == (
         "Turn: RED   cards left: RED 2, BLUE 1\n"
         "Hints so far: RED WATER 2: OCEAN, BANK | BLUE METAL unlimited: IRON")
+
+
+def test_a_card_found_later_is_listed_under_the_ai_hint_that_meant_it():
+    # Issue 69: JUNGLE, meant by TROPICAL and found on OCEAN's turn, was listed under OCEAN.
+    renderer, _ = plain()
+    renderer.width = 200
+    tropical = HintChoice(Hint("tropical", 3), ("jungle", "palm", "monkey"), (1, 1, 1), None)
+    ocean = HintChoice(Hint("ocean", 2), ("dolphin", "wave"), (1, 1), None)
+    turns = [Turn(RED, tropical.hint, [("monkey", RED), ("palm", RED)], tropical),
+             Turn(BLUE, None, [("iron", BLUE)]),   # an auto team's turn: no hint
+             Turn(RED, ocean.hint, [("dolphin", RED), ("jungle", RED), ("day", NEUTRAL)], ocean),
+             Turn(BLUE, Hint("metal", 1), [("jungle", RED)])]   # not BLUE's card, nor its hint's
+    history = renderer.status(small_board(), RED, turns).splitlines()[1]
+    assert history == ("Hints so far: RED TROPICAL 3: MONKEY, PALM, JUNGLE (later) | RED OCEAN 2: DOLPHIN, "
+                       "DAY | BLUE METAL 1: JUNGLE")
+
+
+def test_the_hints_so_far_wrap_between_hints_within_the_width():
+    renderer, _ = plain()
+    renderer.width = 60
+    turns = [Turn(RED if k % 2 == 0 else BLUE, Hint(word, 2), [("ocean", RED)])
+             for k, word in enumerate(["water", "metal", "forest", "music", "planet", "winter", "desert"])]
+    lines = renderer.status(small_board(), RED, turns).splitlines()[1:]
+    assert len(lines) > 1 and all(len(line) <= 60 for line in lines)
+    assert lines[0].startswith("Hints so far: RED WATER 2: OCEAN | BLUE METAL 2: OCEAN")
+    assert all(line.startswith(" " * 14) and not line.startswith(" " * 15) for line in lines[1:])
+    assert " | ".join(line.strip() for line in lines).removeprefix("Hints so far: ").count(" | ") == 6
 
 
 def test_events_and_view_as_a_transcript():

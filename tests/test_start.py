@@ -11,7 +11,7 @@ import pytest
 import main
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMAND_MODULES = ("lab", "lab.bench", "protocol", "companion", "duet", "download")
+COMMAND_MODULES = ("lab", "lab.bench", "protocol", "companion", "duet", "download", "manual")
 
 
 def test_the_help_lists_each_command_with_its_own_summary():
@@ -45,3 +45,22 @@ def test_a_commands_help_is_its_own(capsys):
         main.parser().parse_args(["datasets", "--help"])
     out = capsys.readouterr().out
     assert out.startswith("usage: ") and "datasets" in out and "Project Gutenberg" in out
+
+
+def test_help_topics_print_their_part_of_the_documentation(capsys):
+    import manual
+
+    assert main.main(["help"]) == 0
+    listed = capsys.readouterr().out
+    for topic, (_, title, what) in manual.TOPICS.items():
+        assert f"  {topic}" in listed and what in listed
+        assert main.main(["help", topic]) == 0
+        text = capsys.readouterr().out
+        first = text.splitlines()[0]
+        assert first.startswith("#") and (title is None or first.endswith(title)), (topic, first)
+        assert len(text) > 300
+    datasets = manual.topic_text("datasets")
+    assert "datasets mirror" in datasets and "## Other modes" not in datasets   # to the next section
+    with pytest.raises(SystemExit) as stop:
+        main.main(["help", "nope"])
+    assert stop.value.code == 2 and len(capsys.readouterr().err.splitlines()) == 1
