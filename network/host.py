@@ -17,7 +17,7 @@ from pathlib import Path
 from board import Color
 from common import warn
 from engine import AutoTeam, Game, RuleError, Team
-from model import AI
+from model import AI, hint_problem
 from network.client import Client
 from network.saved import Saver
 from network.seats import ROLES, WATCH, SeatName
@@ -69,6 +69,7 @@ class Host:
     def start(self) -> None:
         if self.saver is not None:
             self.saver.save()   # a host killed before the first move resumes the same board and code
+        hint_problem("ready", self.game.board)   # the rules' word lists load now, not at the first hint
         self.server.start()
         self.thread.start()
 
