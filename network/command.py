@@ -43,9 +43,9 @@ are those the host printed. Ctrl-C leaves; the seat stays yours, and `{COMMAND} 
 the same code and seat takes it again."""
 
 JOIN_EPILOG = f"""examples:
-  {COMMAND} join 127.0.0.1:{DEFAULT_PORT} piano-river-moon                   the first free seat
-  {COMMAND} join 192.168.1.20:{DEFAULT_PORT} piano-river-moon --seat blue:agent
-  {COMMAND} join 127.0.0.1:{DEFAULT_PORT} piano-river-moon --seat watch      watch, as the agents see it"""
+  {COMMAND} join 127.0.0.1:{DEFAULT_PORT} owl-piano-jam                   the first free seat
+  {COMMAND} join 192.168.1.20:{DEFAULT_PORT} owl-piano-jam --seat blue:agent
+  {COMMAND} join 127.0.0.1:{DEFAULT_PORT} owl-piano-jam --seat watch      watch, as the agents see it"""
 
 
 def team_flag(text: str) -> Composition:
@@ -104,7 +104,7 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
 def add_join_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("address", metavar="ADDRESS", type=address_type,
                    help=f"HOST:PORT (or HOST: port {DEFAULT_PORT})")
-    p.add_argument("code", metavar="CODE", help="the join code the host printed (e.g. piano-river-moon)")
+    p.add_argument("code", metavar="CODE", help="the join code the host printed (e.g. owl-piano-jam)")
     p.add_argument("--seat", type=seat_type, default=None, metavar="SEAT",
                    help=f"red:captain, red:agent, blue:captain, blue:agent, or {WATCH} "
                         "(default: the first free)")

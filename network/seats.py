@@ -1,5 +1,5 @@
 """Who may sit where: the four seats of a game, written `red:captain`, and the join code that
-lets a player in, three short card words (`piano-river-moon`), easy to say across a room."""
+lets a player in, three short card words (`owl-piano-jam`), easy to say across a room."""
 
 from __future__ import annotations
 
