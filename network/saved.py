@@ -111,10 +111,11 @@ def restore(saved: Saved, teams: dict[Color, Team | AutoTeam]) -> Game:
     if under_way is not None:
         game.team = under_way.side
         given.setdefault(under_way.side, []).append((under_way, game.board.unrevealed_words()))
-        Replayed(game, under_way)
     for color, team in teams.items():
         if isinstance(team, Team) and isinstance(team.captain, AICaptain):
             team.captain.catch_up(given.get(color, []))
+    if under_way is not None:   # its players stand in for the team until the turn is as it was
+        Replayed(game, under_way)
     return game
 
 

@@ -39,13 +39,16 @@ def start_host(tmp_path: Path, *flags: str) -> multiplayer.Host:
 
 
 class HostProcess:
-    """`python main.py host` in a subprocess, watching (stdin closed); its address and code read
-    from the line it prints to share."""
+    """`python main.py host` in a subprocess, its terminal typing `stdin` (then closed); its address
+    and code read from the line it prints to share."""
 
-    def __init__(self, *flags: str):
+    def __init__(self, *flags: str, stdin: str = ""):
         self.process = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "host", *flags],
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"}, cwd=ROOT)
+        self.process.stdin.write(stdin.encode())
+        self.process.stdin.close()
+        self.process.stdin = None   # typed and closed: `communicate` has nothing to send
         self.out: list[str] = []
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
