@@ -14,7 +14,7 @@ from model import AI, LEVELS
 from network.client import Client
 from network.host import Host, players_of, shared_address, teams_for
 from network.saved import Saved, Saver, load, restore
-from network.seats import WATCH, SeatName, new_code, seat_flag
+from network.seats import WATCH, SeatName, new_code, seat_flag, spelled
 from network.server import DEFAULT_PORT, LOOPBACK, Server
 from network.table import Table
 from players import COMPOSITIONS, Composition, Seat
@@ -104,7 +104,8 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
 def add_join_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("address", metavar="ADDRESS", type=address_type,
                    help=f"HOST:PORT (or HOST: port {DEFAULT_PORT})")
-    p.add_argument("code", metavar="CODE", help="the join code the host printed (e.g. owl-piano-jam)")
+    p.add_argument("code", metavar="CODE", nargs="+",
+                   help="the join code the host printed (owl-piano-jam; or its words: owl piano jam)")
     p.add_argument("--seat", type=seat_type, default=None, metavar="SEAT",
                    help=f"red:captain, red:agent, blue:captain, blue:agent, or {WATCH} "
                         "(default: the first free)")
@@ -249,7 +250,7 @@ def run_join(args: argparse.Namespace) -> int:
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
     try:
-        return Client(args.address, args.code, args.seat).play()
+        return Client(args.address, spelled(" ".join(args.code)), args.seat).play()
     except OSError as error:
         host, port = args.address
         warn(f"join: cannot reach a host at {host}:{port}: {error.strerror or error}")

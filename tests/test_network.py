@@ -417,6 +417,6 @@ def test_join_without_a_host_says_so_in_a_line(tmp_path):
 def test_join_refuses_a_malformed_address():
     with pytest.raises(SystemExit):
         multiplayer.JOIN.parser().parse_args(["127.0.0.1:notaport", "a-b-c"])
-    args = multiplayer.JOIN.parser().parse_args(["localhost", "a-b-c", "--seat", "red:agent"])
-    assert args.address == ("localhost", multiplayer.DEFAULT_PORT)
+    args = multiplayer.JOIN.parser().parse_args(["localhost", "Owl", "piano", "jam", "--seat", "red:agent"])
+    assert args.address == ("localhost", multiplayer.DEFAULT_PORT) and args.code == ["Owl", "piano", "jam"]
     assert args.seat == SeatName(Color.RED, "agent")
