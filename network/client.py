@@ -14,6 +14,7 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from common import COMMAND
@@ -36,13 +37,12 @@ class Link:
     """The connection to the host for one seat, opened again when it drops (`retry`)."""
 
     def __init__(self, address: tuple[str, int], code: str, seat: str | None, screen: Screen,
-                 inbox: queue.Queue, retry: bool = True):
-        self.address, self.code, self.seat, self.screen, self.inbox = address, code, seat, screen, inbox
+                 on_ask: Callable[[dict[str, Any]], None], retry: bool = True):
+        self.address, self.code, self.seat, self.screen, self.on_ask = address, code, seat, screen, on_ask
         self.retry = retry
         self.sock: socket.socket | None = None
         self.file = None
         self.over = False      # the host said its last word (the game is over, or we left)
-        self.latest: dict[str, Any] | None = None   # the last question asked
         self.lock = threading.Lock()
 
     def open(self) -> dict[str, Any]:
@@ -74,21 +74,17 @@ class Link:
                 self.sock.close()
 
     def listen(self) -> None:
-        """Read and draw the host's lines (an ask goes to the inbox) until the table is left."""
-        try:
-            while True:
-                self.read_all()
-                if self.over or not self.retry or not self.come_back():
-                    break
-        finally:
-            self.inbox.put(GONE)
+        """Read and draw the host's lines (an ask goes to `on_ask`) until the table is left."""
+        while True:
+            self.read_all()
+            if self.over or not self.retry or not self.come_back():
+                break
 
     def read_all(self) -> None:
         """Draw the host's lines until the connection ends or the host says its last word."""
         while (message := self.next_message()) is not None:
             if message.get("type") == "ask":
-                self.latest = message
-                self.inbox.put(message)
+                self.on_ask(message)
                 continue
             try:
                 self.screen.draw(message)
@@ -136,8 +132,9 @@ class Client:
                  stream: TextIO | None = None, retry: bool = True):
         self.screen = Screen(stream)
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
-        self.link = Link(address, code, None if seat is None else str(seat), self.screen, self.inbox, retry)
+        self.link = Link(address, code, None if seat is None else str(seat), self.screen, self.asked, retry)
         self.prompting = False   # the main thread waits for a line typed
+        self.latest: dict[str, Any] | None = None   # the last question asked
         self.gone = False        # the table is left: the host's last word, or no host to come back
 
     def play(self) -> int:
@@ -164,10 +161,21 @@ class Client:
         return 0 if self.link.over else 1
 
     def listen(self) -> None:
-        self.link.listen()
-        self.gone = True
+        try:
+            self.link.listen()
+        finally:
+            self.gone = True
+            self.inbox.put(GONE)
         if self.prompting:
             wake_main_thread()
+
+    def asked(self, message: dict[str, Any]) -> None:
+        """A question from the host; asked again while its prompt waits (a host found again), the
+        prompt is drawn again, for the player to see they are asked."""
+        self.latest = message
+        if self.prompting:
+            self.screen.prompt(message["prompt"])
+        self.inbox.put(message)
 
     def answer_until_gone(self) -> None:
         """Answer each question the host asks, once each, until the table is left. A line goes to
@@ -180,7 +188,7 @@ class Client:
             self.prompting = True
             text = self.screen.terminal.ask(message["prompt"])
             self.prompting = False
-            ask = self.link.latest or message
+            ask = self.latest or message
             answered |= {message["id"], ask["id"]}
             self.link.send({"type": "answer", "id": ask["id"], "text": text[:4 * MAX_TEXT]})
 

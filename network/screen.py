@@ -29,6 +29,11 @@ class Screen:
     def write(self, text: str) -> None:
         self.renderer.write(text)
 
+    def prompt(self, text: str) -> None:
+        """A prompt drawn again, the line typed for it still to come."""
+        self.renderer.stream.write(text)
+        self.renderer.stream.flush()
+
     def draw(self, message: dict[str, Any]) -> None:
         """Draw one message from the host (an ask is the prompt's: `Client`)."""
         match message["type"]:

@@ -334,7 +334,7 @@ def test_a_host_killed_mid_game_is_picked_up_with_nothing_lost(tmp_path):
     play_out(players, script, stop=lambda: b"the game goes on where it stopped" in agent.out)
     goes_on = agent.wait_for("goes on where it stopped")
     replayed = agent.wait_for(f"RED turns over [R] {red[0].upper()}", goes_on)
-    time.sleep(0.5)   # the question asked again comes just after the card turned over again
+    agent.wait_for("red agent, guess (2 left)> ", replayed)   # asked again, the prompt drawn again
     agent.type(*red[1:])
     play_out(players, script)
     assert agent.process.wait(timeout=TIMEOUT) == 0
