@@ -10,7 +10,6 @@ and then its players go on from there.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from board import Board, Card, Color, Outcome
-from common import atomic_write_bytes, warn
+from common import atomic_write_bytes, load_or_set_aside
 from engine import AutoTeam, Event, Game, Guessed, HintGiven, Team, Turn, TurnEnded
 from model import Hint, HintChoice
 from players import AICaptain
@@ -61,16 +60,7 @@ class Saved:
 
 def load(path: Path) -> Saved | None:
     """The game saved at `path`, None when there is none; a broken file is set aside, with a notice."""
-    if not path.exists():
-        return None
-    try:
-        return Saved.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError) as problem:
-        aside = path.with_name(f"{path.stem}.bad{path.suffix}")
-        warn(f"host: cannot resume {path} ({problem}); it is kept as {aside.name}")
-        with contextlib.suppress(OSError):
-            path.replace(aside)
-        return None
+    return load_or_set_aside(path, Saved.from_json, "host")
 
 
 class Saver:
