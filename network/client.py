@@ -161,6 +161,7 @@ class Client:
         return 0 if self.link.over else 1
 
     def listen(self) -> None:
+        """The reading thread: the host's lines until the table is left; then the prompt is woken."""
         try:
             self.link.listen()
         finally:

@@ -102,6 +102,7 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_join_arguments(p: argparse.ArgumentParser) -> None:
+    """join's: where the host is, the code, the seat."""
     p.add_argument("address", metavar="ADDRESS", type=address_type,
                    help=f"HOST:PORT (or HOST: port {DEFAULT_PORT})")
     p.add_argument("code", metavar="CODE", nargs="+",
@@ -134,6 +135,15 @@ def run_host(args: argparse.Namespace) -> int:
     """Host a game, or pick up the saved one, and play or watch it here; an exit code."""
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
+    try:
+        return host_game(args)
+    except KeyboardInterrupt:   # while the AI loads: nothing hosted yet
+        print("\nGoodbye.")
+        return 130
+
+
+def host_game(args: argparse.Namespace) -> int:
+    """The game set up, hosted and played here; what cannot be is said in a line (exit 2)."""
     try:
         saved = saved_game(args)
         if saved is not None:
@@ -255,6 +265,9 @@ def run_join(args: argparse.Namespace) -> int:
         host, port = args.address
         warn(f"join: cannot reach a host at {host}:{port}: {error.strerror or error}")
         return 2
+    except KeyboardInterrupt:   # while it connects
+        print("\nGoodbye.")
+        return 130
 
 
 HOST = Command("host", "host a game that each player joins from their own terminal", HOST_DESCRIPTION,

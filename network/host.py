@@ -67,6 +67,7 @@ class Host:
         return {"0.0.0.0": LOOPBACK, "::": "::1"}.get(host, host), port
 
     def start(self) -> None:
+        """Save the game as it is, ready the rules, listen and let the game's thread play."""
         if self.saver is not None:
             self.saver.save()   # a host killed before the first move resumes the same board and code
         hint_problem("ready", self.game.board)   # the rules' word lists load now, not at the first hint
@@ -118,7 +119,8 @@ class Host:
             where = f" in {self.saver.path}" if self.saver is not None else ""
             print(f"\nStopped. The game is saved{where}: `host --resume` picks it up.", flush=True)
             return 130 if isinstance(stop, KeyboardInterrupt) else 0
-        self.wait(10)
+        if not self.wait(10):   # this terminal left a game that goes on: stop it, saved
+            self.stop()
         self.server.stop()
         return self.code
 

@@ -56,6 +56,7 @@ class Screen:
                 self.write(message["reason"])
 
     def welcome(self, message: dict[str, Any]) -> None:
+        """Who the player is at the table: a renderer for the seat's view, and who sits where."""
         self.captain = message["view"] == CAPTAIN_VIEW
         renderer = Renderer(self.stream, self.color, explain=message["explain"], secret=not self.captain)
         self.terminal = ConsoleTerminal(renderer)
@@ -72,6 +73,7 @@ class Screen:
         self.write(f"At the table: {seats}.")
 
     def event(self, message: dict[str, Any]) -> None:
+        """An event of the game, drawn by the renderer as at the console."""
         event, withheld = event_from(message)
         if isinstance(event, TurnEnded) and withheld:   # what the AI meant, cards face down left out
             if not event.final and event.choice is not None:

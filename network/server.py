@@ -50,6 +50,7 @@ class Handler(socketserver.StreamRequestHandler):
     """One connection: lines in, to the table, until it closes."""
 
     def handle(self) -> None:
+        """Read the connection's lines into the table until it ends; then its seat is left."""
         table: Table = self.server.table
         self.request.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)   # a closed laptop is noticed
         self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)   # a move goes out at once

@@ -67,6 +67,7 @@ class Connection:
         self.send_line(encode(message))
 
     def send_line(self, line: bytes) -> None:
+        """Queue a line for the player (a closed connection drops it)."""
         if self.closed.is_set():
             return
         try:
@@ -168,6 +169,7 @@ class Table:
     # --- joining --------------------------------------------------------------------------------
 
     def join(self, connection: Connection, message: dict[str, Any]) -> None:
+        """A join line: the code checked (a wrong one counted), a seat chosen, or the join refused."""
         if connection.seat is not None:
             connection.send(error(f"already at the table as {describe(connection.seat)}"))
             return
@@ -223,6 +225,7 @@ class Table:
         self.lock.notify_all()
 
     def welcome(self, seat: SeatName | str) -> dict[str, Any]:
+        """The first line a seated connection gets: its seat and view, the game, who sits where."""
         game = self.game
         return {"type": "welcome", "version": VERSION, "seat": str(seat),
                 "view": "captain" if isinstance(seat, SeatName) and seat.captain else "agents",

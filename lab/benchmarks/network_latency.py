@@ -72,6 +72,7 @@ class Seat:
 
 
 def start_host(seed: int, state: Path) -> tuple[subprocess.Popen, tuple[str, int], str]:
+    """`python main.py host` for four people on a free port; the process, its address and code."""
     process = subprocess.Popen([sys.executable, "main.py", "host", "--seed", str(seed), "--port", "0",
                                 "--no-log", "--new", "--state", str(state)], cwd=ROOT,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -130,6 +131,7 @@ def heard(seat: Seat) -> float:
 
 
 def main(argv: list[str]) -> int:
+    """Time the moves, print the table (and write it with --report); 1 when over the target."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--moves", type=int, default=200, metavar="N", help="moves to time (default 200)")
     p.add_argument("--report", action="store_true", help="write the table to reports/network_latency.md")
