@@ -12,6 +12,7 @@ from support.files import (
     STALE_TEMPORARY,
     append_line,
     atomic_write_bytes,
+    load_or_set_aside,
     pid_alive,
     sha256_file,
     sweep_temporaries,
@@ -51,7 +52,7 @@ __all__ = [
     "DEFAULT_SBERT_MODEL", "GAMES_LOG_PATH", "HINT_WORDS_PATH", "INSTALLED", "PACKAGE_DATA", "PLAYERS_DIR",
     "ROOT", "SOURCES_DIR", "STALE_TEMPORARY", "append_line", "atomic_write_bytes", "board_words", "cluster",
     "hint_words", "holding", "interactive", "lemma_of", "lemmas", "lemmatizer", "load_libraries",
-    "load_words", "normalise", "on_terminal", "pid_alive", "progress", "read_compounds", "save_words",
-    "sha256_file", "shown", "spellings", "sweep_temporaries", "temporary_beside", "temporary_prefix",
-    "ticking", "warn", "words_hash", "zipf",
+    "load_or_set_aside", "load_words", "normalise", "on_terminal", "pid_alive", "progress", "read_compounds",
+    "save_words", "sha256_file", "shown", "spellings", "sweep_temporaries", "temporary_beside",
+    "temporary_prefix", "ticking", "warn", "words_hash", "zipf",
 ]

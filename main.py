@@ -36,7 +36,7 @@ A person playing alongside the AI (ai:human or human:ai) at a terminal is asked
 once, after a first game, whether to keep what the AI learnt, under a name.
 What the AI learns stays on this computer: {COMMAND} player show|forget NAME.
 
-commands: {COMMAND} bench|serve|companion|duet|datasets|player --help
+commands: {COMMAND} bench|serve|companion|duet|host|join|datasets|player --help
 the documentation: {COMMAND} help [TOPIC]"""
 
 
@@ -46,6 +46,8 @@ COMMANDS = {"bench": "measure the AI: strategies, tiers, speed",
             "serve": "the AI for other programs: JSON lines on stdin and stdout",
             "companion": "a helper for a game at a real table: clues and rankings on demand",
             "duet": "Codenames Duet: you and an AI partner against the timer",
+            "host": "host a game that each player joins from their own terminal",
+            "join": "join a hosted game and play a seat at this terminal",
             "datasets": "download the datasets, or say which are there",
             "player": "what the AI has learnt of each player: list, show, forget",
             "help": "the documentation: the rules, the flags, the datasets, the players, Duet"}
@@ -70,6 +72,10 @@ def command(name: str) -> Command:
     """The command called `name`, from its module."""
     if name in LAB_COMMANDS:
         return lab_command(name)
+    if name in ("host", "join"):
+        import multiplayer
+
+        return multiplayer.COMMANDS[name]
     if name == "serve":
         import protocol as module
     elif name == "companion":

@@ -27,13 +27,28 @@ class AICaptain:
 
     def give_hint(self, game: Game) -> HintChoice:
         if (last := self.last_turn(game)) is not None:
-            self.model.observe(last.hint.word, self.face_down, [w for w, _ in last.guesses])
+            self.observe(last, self.face_down)
         self.face_down = game.board.unrevealed_words()
         start = time.perf_counter()
         choice = self.model.give_hint(game.board, game.team, self.given)
         self.seconds.append(time.perf_counter() - start)
         self.given.append(choice.hint.word)
         return choice
+
+    def observe(self, turn: Turn, face_down: list[str]) -> None:
+        """Tell the model what its agent turned over for a hint it gave, with `face_down` the cards
+        face down when it gave it."""
+        self.model.observe(turn.hint.word, face_down, [w for w, _ in turn.guesses])
+
+    def catch_up(self, given: Sequence[tuple[Turn, list[str]]]) -> None:
+        """Take up a game restored part-way through (a hosted game resumed: network/saved.py) as if
+        it had played it: `given` holds each turn it gave the hint of, in order, with the cards face
+        down then. What was turned over for each is observed as `give_hint` does: all but the last
+        now, the last at the next hint."""
+        for turn, face_down in given[:-1]:
+            self.observe(turn, face_down)
+        self.given = [turn.hint.word for turn, _ in given]
+        self.face_down = list(given[-1][1]) if given else []
 
     def last_turn(self, game: Game) -> Turn | None:
         """The turn of the last hint this captain gave, if it gave one."""
@@ -210,11 +225,13 @@ COMPOSITIONS = tuple(Composition(captain, agent) for captain in Seat for agent i
 
 
 def make_team(color: Color, composition: Composition, ai: AI | None, terminal: Terminal,
-              level: str | None = None, person: Person | None = None) -> Team | AutoTeam:
+              level: str | None = None, person: Person | None = None,
+              agent_terminal: Terminal | None = None) -> Team | AutoTeam:
     """The players of one team; a `level` sets how its AI captain plays, for a person who guesses
     (ai:human: easy gives one card at a time) or as the opponent (ai:ai, its agent too). A `person`
     is the one the AI plays alongside, as it has learnt them: its captain plans for them (ai:human),
-    its agent reads their hints (human:ai)."""
+    its agent reads their hints (human:ai). A person agent plays at `agent_terminal` when it is not
+    the captain's (each player at their own terminal: network/)."""
     if composition.auto:
         return AutoTeam(color)
     strength = LEVELS[level] if level and composition.captain is Seat.AI else None
@@ -223,7 +240,7 @@ def make_team(color: Color, composition: Composition, ai: AI | None, terminal: T
                else AICaptain(ai.captain(not for_you, level=strength, for_you=for_you,
                                          person=person if for_you else None)))
     if composition.agent is Seat.HUMAN:
-        agent = HumanAgent(terminal)
+        agent = HumanAgent(agent_terminal or terminal)
     elif composition.captain is Seat.HUMAN:   # a person's clues, read as people (models/people.py) mean them
         agent = AIAgent(ai.people_agent(person=person))
     else:

@@ -168,10 +168,12 @@ class Renderer:
                 if recap := self.recap(turns):
                     self.write(recap)
 
-    def meant(self, choice: HintChoice, board: Board) -> None:
+    def meant(self, choice: HintChoice, board: Board, withheld: Collection[str] | None = None) -> None:
         """After a turn, what the AI captain meant (with --explain and a person guessing, why),
-        the cards still face down counted, not named, while a person guesses."""
-        withheld = set(board.unrevealed_words()) if self.secret else set()
+        the cards still face down counted, not named, while a person guesses (or those `withheld`:
+        a remote agent's screen is never told which they are, network/)."""
+        if withheld is None:
+            withheld = set(board.unrevealed_words()) if self.secret else set()
         if self.secret or not self.explain:
             self.write(f"The captain meant: {named(choice.targets, withheld)}.")
         if self.explain and self.secret:

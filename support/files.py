@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import re
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
+
+from support.console import warn
+
+T = TypeVar("T")
 
 
 def sha256_file(path: Path) -> str:
@@ -110,6 +116,23 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     with temporary_beside(path) as temporary:
         temporary.write_bytes(data)
         os.replace(temporary, path)
+
+
+def load_or_set_aside(path: Path, parse: Callable[[Any], T], who: str, then: str = "") -> T | None:
+    """What `parse` makes of the JSON file at `path` (a saved session); None when there is none. A
+    file that cannot be read, or that `parse` refuses (ValueError), is moved to NAME.bad.EXT, so
+    that nothing is lost and a new one can be written, with a line on stderr from `who` saying so
+    (and what it does `then`)."""
+    if not path.exists():
+        return None
+    try:
+        return parse(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, RecursionError) as problem:
+        aside = path.with_name(f"{path.stem}.bad{path.suffix}")
+        warn(f"{who}: cannot resume {path} ({problem}); {then}the file is kept as {aside.name}")
+        with contextlib.suppress(OSError):
+            path.replace(aside)
+        return None
 
 
 def append_line(path: Path, line: str) -> None:

@@ -3,14 +3,13 @@ key, what is turned over, the clues suggested."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from board import SIZE, TEAMS, Board, Color, parse_color
-from common import atomic_write_bytes, warn
+from common import atomic_write_bytes, load_or_set_aside
 from tabletop.parsing import key_problem, words_problem
 
 STATE_VERSION = 1
@@ -87,13 +86,4 @@ def saved_given(given: Any) -> dict[str, list[str]]:
 
 def load_session(path: Path) -> Session | None:
     """The saved session, None when there is none; a broken file is set aside, with a notice."""
-    if not path.exists():
-        return None
-    try:
-        return Session.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError) as error:
-        aside = path.with_name(f"{path.stem}.bad{path.suffix}")
-        warn(f"companion: cannot resume {path} ({error}); starting anew, the file is kept as {aside.name}")
-        with contextlib.suppress(OSError):
-            path.replace(aside)
-        return None
+    return load_or_set_aside(path, Session.from_json, "companion", "starting anew, ")

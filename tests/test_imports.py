@@ -32,19 +32,19 @@ FLOORS: list[tuple[str, ...]] = [
     ("renderer",),                                           # drawing
     ("cli", "duet", "download", "profiles", "session", "manual"),   # shared flags, Duet, downloads, players,
                                                                       # games, the documentation
-    ("bot", "tabletop"),                                     # the parts of serve and companion
-    ("protocol", "companion", "main", "__main__"),           # the game's commands
+    ("bot", "tabletop", "network"),                          # the parts of serve, companion, host/join
+    ("protocol", "companion", "multiplayer", "main", "__main__"),   # the game's commands
     # the lab, above the whole game: it imports the game, never the other way
     ("lab", "lab.foreign"),                                  # strangers: agents the AI never reads
     ("lab.evaluation",),                                     # what the bench measures
     ("lab.bench",),                                          # the bench command
     ("lab.benchmarks", "tests"),                             # scripts
 ]
-GAME_TOP = FLOORS.index(("protocol", "companion", "main", "__main__"))   # the game's highest floor
+GAME_TOP = FLOORS.index(("protocol", "companion", "multiplayer", "main", "__main__"))   # the game's top
 
 # Each package's one public face: outside the package, its names come through it.
 FACES = {"models": "model", "initializers": "datasets", "support": "common", "bot": "protocol",
-         "tabletop": "companion"}
+         "tabletop": "companion", "network": "multiplayer"}
 # Unit tests, the corpus benchmark, the fitter of the model of people and what refits it (a person's
 # learner on a giver's turns) read the parts themselves.
 BEHIND_THE_FACE = ("tests.", "lab.benchmarks.", "lab.evaluation.people_fit", "lab.evaluation.human_models",

@@ -11,7 +11,7 @@ import pytest
 import main
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMAND_MODULES = ("lab", "lab.bench", "protocol", "companion", "duet", "download", "manual")
+COMMAND_MODULES = ("lab", "lab.bench", "protocol", "companion", "duet", "download", "manual", "multiplayer")
 
 
 def test_the_help_lists_each_command_with_its_own_summary():
@@ -34,7 +34,9 @@ def test_a_game_and_the_help_import_no_other_command():
                                         (["serve", "--initializer", "sbert"], "initializer"),
                                         (["duet", "--players", "ai:ai"], "players"),
                                         (["bench", "--quick"], "quick"),
-                                        (["companion", "--new"], "new")])
+                                        (["companion", "--new"], "new"),
+                                        (["host", "--resume"], "resume"),
+                                        (["join", "127.0.0.1:4747", "a-b-c"], "code")])
 def test_a_command_gets_its_flags_and_runner_when_it_is_named(argv, flag):
     args = main.parser().parse_args(argv)
     assert args.command == argv[0] and getattr(args, flag) and args.run is main.command(argv[0]).run
