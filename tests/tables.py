@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from helpers import ROOT, dealt_board, legal_hints, own_cards
+from helpers import ROOT, dealt_board, interruptible, legal_hints, own_cards
 
 import multiplayer
 from board import Board, Color
@@ -45,7 +45,8 @@ class HostProcess:
     def __init__(self, *flags: str, stdin: str = ""):
         self.process = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "host", *flags],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"}, cwd=ROOT)
+                                        stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"}, cwd=ROOT,
+                                        preexec_fn=interruptible)   # Ctrl-C lands, however pytest started
         self.process.stdin.write(stdin.encode())
         self.process.stdin.close()
         self.process.stdin = None   # typed and closed: `communicate` has nothing to send

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, own_cards
+from helpers import ROOT, interruptible, own_cards
 from tables import TIMEOUT, HostProcess, Player, Script, board_of, events, play_out, seat_players, start_host
 
 import multiplayer
@@ -258,7 +258,7 @@ class Joined:
         self.process = subprocess.Popen(
             [sys.executable, str(ROOT / "main.py"), "join", "{}:{}".format(*address), code, "--seat", seat],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-            env={**os.environ, "NO_COLOR": "1"})
+            env={**os.environ, "NO_COLOR": "1"}, preexec_fn=interruptible)
         self.out = b""
         threading.Thread(target=self._read, daemon=True).start()
 
