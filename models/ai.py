@@ -12,9 +12,9 @@ from board import Board, Color
 from models.agents import Agent, GreedyAgent, ThresholdAgent
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain
 from models.expected import MAX_COUNT, ExpectedCaptain
-from models.people import PeopleAgent, PeopleModel
+from models.people import PeopleAgent, PeopleModel, load_fits
 from models.person import Person
-from models.reader import GREEDY, MatrixReader, Reader
+from models.reader import GREEDY, Blend, MatrixReader, Reader
 from models.situation import HintChoice
 from models.weights import Weights
 
@@ -24,6 +24,10 @@ CAPTAINS: dict[str, type[Captain]] = {c.name: c for c in (
     CumsumCaptain, MarginCaptain, ClusterCaptain, ExpectedCaptain)}
 AGENTS: dict[str, type[Agent]] = {a.name: a for a in (GreedyAgent, Agent, ThresholdAgent, PeopleAgent)}
 DEFAULT_CAPTAIN, DEFAULT_AGENT = "expected", "greedy"
+# The share of people's turns read by meaning alone, as the model of people fitted on SBERT alone
+# reads: about as likely on the Duet record as none, and fewer lost games to the assassin with the
+# tier's guessers (decision 0092).
+BY_MEANING = 0.3
 
 
 class PersonCaptain:
@@ -95,8 +99,29 @@ class AI:
             return strategy(self.weights, alone=alone, **options)
         if twin and level is None:   # its agent is this AI's own, which takes its strongest card
             return strategy(self.weights, MatrixReader(self.weights, GREEDY), alone, **options)
-        plan = functools.partial(strategy, self.weights, alone=alone, **options)
+        def plan(reader: Reader) -> ExpectedCaptain:
+            return strategy(self.weights, self.blended(reader), alone=alone, **options)
+
         return plan(self.people) if person is None else PersonCaptain(person, plan)
+
+    def blended(self, reader: Reader) -> Reader | Blend:
+        """A model of people blended with people who read by meaning alone (`BY_MEANING`); any other
+        reader as it is."""
+        meaning = self.by_meaning
+        if not isinstance(reader, PeopleModel) or meaning is None or reader.fit.name == meaning.fit.name:
+            return reader
+        return Blend(((1.0 - BY_MEANING, reader), (BY_MEANING, meaning)))
+
+    @functools.cached_property
+    def by_meaning(self) -> PeopleModel | None:
+        """The model of people fitted on SBERT alone, when SBERT is at hand (None: it is not)."""
+        sbert = next((w for w in (self.weights, *self.partners) if w.name == "sbert"), None)
+        fit = next((f for f in load_fits() if f.readings == {"sbert"}), None)
+        if sbert is None or fit is None:
+            return None
+        meaning = PeopleModel(fit, {"sbert": sbert})
+        meaning.name = "people by meaning"
+        return meaning
 
     @functools.cached_property
     def people(self) -> PeopleModel:

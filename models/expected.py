@@ -20,8 +20,8 @@ import numpy as np
 from board import ASSASSIN, NEUTRAL, Board, Color
 from common import zipf
 from models.captains import Captain
-from models.chances import softmax, strayed
-from models.reader import MatrixReader, Reader
+from models.chances import softmax
+from models.reader import Blend, MatrixReader, Reader, turns
 from models.situation import HintChoice, Situation
 from models.weights import Weights
 
@@ -97,7 +97,7 @@ class ExpectedCaptain(Captain):
 
     name = "expected"
 
-    def __init__(self, weights: Weights, reader: Reader | None = None, alone: bool = False, *,
+    def __init__(self, weights: Weights, reader: Reader | Blend | None = None, alone: bool = False, *,
                  max_count: int = MAX_COUNT, prices: Prices = Prices()):
         super().__init__(weights, reader, alone, max_count=min(max_count, MAX_COUNT))
         self.reader = reader if reader is not None else MatrixReader(weights)
@@ -106,9 +106,8 @@ class ExpectedCaptain(Captain):
     def situation(self, board: Board, team: Color, given: Sequence[str] = ()) -> Situation:
         """The face-down cards, and every hint's chances of each as the reader reads it."""
         situation = super().situation(board, team, given)
-        logits = self.reader.board_logits(situation.words)
-        self.logits = np.asarray(logits, dtype=np.float64)
-        chances = strayed(self.logits, self.reader.lapse, self.reader.flat, axis=1)
+        self.turns = turns(self.reader, situation.words)
+        chances = sum(share * softmax(logits, axis=1) for share, logits in self.turns)
         self.last = replace(situation, weights=chances)
         return self.last
 
@@ -116,10 +115,8 @@ class ExpectedCaptain(Captain):
         depth = self.depth(situation)
         price = self.prices.of(situation, self.alone) * self.dare(board, situation.team)
         legal = np.flatnonzero(situation.legal)
-        logits, own = self.logits[legal], situation.own
-        values = np.zeros((len(legal), depth))
-        for share, sharpness in self.readings():   # the reader's loose turns, at its flatter softmax
-            values += share * turn_values(sharpness * logits, own, price, depth, self.prices.claim)
+        values = sum(share * turn_values(logits[legal], situation.own, price, depth, self.prices.claim)
+                     for share, logits in self.turns)
         table = np.full((len(situation.legal), depth), -np.inf)
         table[legal] = values + COMMONNESS * self.hint_zipf[legal, None]
         return table
@@ -127,16 +124,11 @@ class ExpectedCaptain(Captain):
     def give_hint(self, board: Board, team: Color, given: Sequence[str] = ()) -> HintChoice:
         """The best hint, with the chance that its reader turns over that many own cards."""
         choice = super().give_hint(board, team, given)
-        row = self.logits[[self.weights.hint_index[choice.hint.word]]]
+        hint = [self.weights.hint_index[choice.hint.word]]
         own, k = self.last.own, choice.hint.count
-        chance = sum(share * read(sharpness * row, own, np.zeros(len(own)), k)[2][0, k - 1]
-                     for share, sharpness in self.readings())
+        chance = sum(share * read(logits[hint], own, np.zeros(len(own)), k)[2][0, k - 1]
+                     for share, logits in self.turns)
         return replace(choice, chance=float(chance))
-
-    def readings(self) -> list[tuple[float, float]]:
-        """The share of the reader's turns read at each sharpness: its own, and its lapse's."""
-        lapse, flat = self.reader.lapse, self.reader.flat
-        return [(share, sharpness) for share, sharpness in ((1.0 - lapse, 1.0), (lapse, flat)) if share > 0]
 
     def dare(self, board: Board, team: Color) -> float:
         """A factor on prices: below 1 when behind in the race (two own cards more than the other

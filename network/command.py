@@ -8,7 +8,7 @@ from pathlib import Path
 
 from board import game_rngs
 from cli import Command, add_ai_arguments, load_ai, parse_seed
-from common import BOARD_WORDS_PATH, COMMAND, DATA_DIR, GAMES_LOG_PATH, warn
+from common import BOARD_WORDS_PATH, COMMAND, DATA_DIR, GAMES_LOG_PATH, shown, warn
 from engine import Game
 from model import AI, LEVELS
 from network.client import Client
@@ -94,7 +94,7 @@ def add_host_arguments(p: argparse.ArgumentParser) -> None:
     net.add_argument("--seat", type=seat_type, default=None, metavar="SEAT",
                      help="the seat this terminal plays, e.g. red:captain (default: it watches)")
     net.add_argument("--state", type=Path, default=DEFAULT_STATE, metavar="FILE",
-                     help="where the game is saved after every move (default data/hosted.json)")
+                     help=f"where the game is saved after every move (default {shown(DEFAULT_STATE)})")
     again = net.add_mutually_exclusive_group()
     again.add_argument("--resume", action="store_true",
                        help="pick up the saved game, with the flags it was hosted with")
