@@ -46,15 +46,41 @@ KNOWN_PHRASES, NORMS = "known_phrases", ("association", "eat")
 CONTEXTS = ("z", "top", "lead", "rank", "over", "cap")
 # The contexts that bend a reading's own scale at a knot, named with it: "sbert~over@0.4".
 KNOTTED = frozenset({"over", "cap"})
-# Each reading's link, as a person would say it (`PeopleModel.links`).
-LINKS = {"sbert": "close in meaning", "fasttext": "used in the same places in books",
-         "double_link": "linked through a word both bring to mind",
-         "word_collocations": "said side by side", "sentence_collocations": "found in the same sentences",
-         "association": "what people say first when they hear it (USF)",
-         "eat": "what people say first when they hear it (EAT)",
-         "phrases": "said together as one thing (WordNet)",
-         "known_phrases": "said together as one thing, a phrase people know",
-         "wordnet": "linked in a dictionary (a kind of, a part of, defined with)"}
+
+
+@dataclass(frozen=True)
+class Source:
+    """A reading in plain words: the family of sources a person leans on when they read by it, its
+    link between a clue and a card as a person would say it (`PeopleModel.links`), and how a person
+    who reads by it alone reads (`Person.describe`; None: no one reads by it alone)."""
+
+    family: str
+    link: str
+    reader: str | None = None
+
+
+# The one table of the readings and their families.
+SOURCES: dict[str, Source] = {
+    "sbert": Source("meaning", "close in meaning", "closeness in meaning, as SBERT reads it"),
+    "fasttext": Source("meaning", "used in the same places in books",
+                       "closeness in meaning, as fastText reads it"),
+    "wordnet": Source("meaning", "linked in a dictionary (a kind of, a part of, defined with)",
+                      "what a dictionary says of the words"),
+    "double_link": Source("books", "linked through a word both bring to mind",
+                          "a word both the clue and the card bring to mind"),
+    "word_collocations": Source("books", "said side by side", "words said side by side in books"),
+    "sentence_collocations": Source("books", "found in the same sentences",
+                                    "words found in the same sentences in books"),
+    "association": Source("norms", "what people say first when they hear it (USF)",
+                          "the first word a clue brings to mind, as the USF norms say"),
+    "eat": Source("norms", "what people say first when they hear it (EAT)",
+                  "the first word a clue brings to mind, as the EAT norms say"),
+    "phrases": Source("phrases", "said together as one thing (WordNet)", "phrases and compound words"),
+    "known_phrases": Source("phrases", "said together as one thing, a phrase people know"),
+}
+# Each family as a person says it.
+FAMILIES = {"meaning": "closeness in meaning", "books": "words found together in books",
+            "norms": "the first word a clue brings to mind", "phrases": "phrases and compound words"}
 
 
 def parse_feature(name: str) -> tuple[str, str | None]:
@@ -333,9 +359,10 @@ class PeopleModel:
             row = values[list(words).index(target)]
             best: dict[str, float] = {}
             for reading, value in zip(readings, row, strict=True):
-                if reading in LINKS:
+                if reading in SOURCES:
                     best[reading] = best.get(reading, 0.0) + float(value)
-            said[target] = LINKS[max(best, key=best.get)] if best and max(best.values()) > 0 else "a guess"
+            strongest = max(best, key=best.get) if best else None
+            said[target] = SOURCES[strongest].link if strongest and best[strongest] > 0 else "a guess"
         return said
 
     def chances(self, clue: str, words: Sequence[str]) -> np.ndarray:

@@ -43,30 +43,13 @@ from models.likelihood import (
     scales,
     stop_chances,
 )
-from models.people import READINGS, PeopleModel, parse_feature
+from models.people import FAMILIES, READINGS, SOURCES, PeopleModel, parse_feature
 from models.weights import Weights
 
-# The families of sources a person may lean on, each reading's family, and how a person says it.
-FAMILY_OF = {"sbert": "meaning", "fasttext": "meaning", "double_link": "books",
-             "word_collocations": "books", "sentence_collocations": "books",
-             "association": "norms", "eat": "norms", "phrases": "phrases", "known_phrases": "phrases",
-             "wordnet": "meaning"}
-SAID = {"meaning": "closeness in meaning", "books": "words found together in books",
-        "norms": "the first word a clue brings to mind", "phrases": "phrases and compound words"}
 # An expert reads by one family (and the card's frequency): phrases first, meaning where none.
 EXPERT_READINGS = {"meaning": {"sbert", "fasttext", "wordnet"}, "norms": {"association", "eat"},
                    "phrases": {"phrases", "known_phrases", "sbert"},
                    "books": {"double_link", "word_collocations", "sentence_collocations"}}
-# How a person who reads by one matrix says it (`Person.describe`).
-READER_SAID = {"sbert": "closeness in meaning, as SBERT reads it",
-               "fasttext": "closeness in meaning, as fastText reads it",
-               "association": "the first word a clue brings to mind, as the USF norms say",
-               "eat": "the first word a clue brings to mind, as the EAT norms say",
-               "phrases": "phrases and compound words",
-               "word_collocations": "words said side by side in books",
-               "sentence_collocations": "words found in the same sentences in books",
-               "double_link": "a word both the clue and the card bring to mind",
-               "wordnet": "what a dictionary says of the words"}
 # A raw reader's chance of a pick: a softmax over the face-down cards' ranks in its row, at one of
 # these temperatures (in ranks; the evidence is its mean over them), mixed with a lapse: a pick no
 # reading foresees must not silence a reader for good.
@@ -102,7 +85,7 @@ def expert_features(names: Sequence[str]) -> dict[str, np.ndarray]:
     parsed = [parse_feature(name) for name in names]
     out = {}
     for family, readings in EXPERT_READINGS.items():
-        if not any(reading in readings and FAMILY_OF[reading] == family for reading, _ in parsed):
+        if not any(reading in readings and SOURCES[reading].family == family for reading, _ in parsed):
             continue
         out[family] = np.array([reading == FREQUENCY or (reading in readings and (
             family != "phrases" or context is None)) for reading, context in parsed])
@@ -460,7 +443,8 @@ class Person:
         cards this person has seen), in the model of people and in this person's: (prior, learnt)."""
         flat = np.concatenate([v.reshape(-1, v.shape[-1]) for v in self.values])
         spread = flat.std(axis=0)
-        family = [FAMILY_OF.get(reading) for reading, _ in map(parse_feature, self.model.features.names)]
+        family = [SOURCES[reading].family if reading in SOURCES else None
+                  for reading, _ in map(parse_feature, self.model.features.names)]
         prior, learnt = {}, {}
         for name in dict.fromkeys(f for f in family if f):
             members = np.array([f == name for f in family])
@@ -488,8 +472,8 @@ class Person:
         lines = [f"Learnt from {picks} of your readings of its hints and {len(self.choices) - picks} "
                  "of your own hints."]
         if (reader := self.reader()) is not None:
-            lines.append(f"You read its hints by {READER_SAID.get(reader.name, reader.name)}: "
-                         "it plans its hints for that reading.")
+            said = SOURCES[reader.name].reader if reader.name in SOURCES else reader.name
+            lines.append(f"You read its hints by {said}: it plans its hints for that reading.")
         if (stopped := self.stopping()) is not None:
             taken, chances, expected = stopped
             lines.append(f"You stopped short of its count at {taken} of {chances} chances, where people "
@@ -503,7 +487,7 @@ class Person:
         for family, ratio in sorted(self.leanings().items(), key=lambda item: -item[1]):
             how = ("more than most people" if ratio >= 1.25 else "less than most people" if ratio <= 0.8
                    else "about as much as most people")
-            lines.append(f"You follow {SAID[family]} {how} (x{ratio:.1f}).")
+            lines.append(f"You follow {FAMILIES[family]} {how} (x{ratio:.1f}).")
         return lines
 
     def to_json(self) -> dict:
