@@ -84,7 +84,8 @@ class AI:
 
     def captain(self, twin: bool = False, alone: bool = False, level: Level | None = None,
                 for_you: bool = False, person: Person | None = None) -> Captain | PersonCaptain:
-        """A captain. It plans for a person: its reader is the model of people (`people`). With
+        """A captain. It plans for a person: its reader is the model of people (`people`), blended
+        with people who read by meaning alone (`blended`). With
         `twin`, when its agent is this AI's `agent()` and it plays at no level, it plans for that
         agent's matrix instead. `alone` for a team with no opponent (single-team mode). A `level`
         caps its count: the opponent's (`Level.max_count`); `for_you`, the AI captain whose hints a
@@ -99,6 +100,7 @@ class AI:
             return strategy(self.weights, alone=alone, **options)
         if twin and level is None:   # its agent is this AI's own, which takes its strongest card
             return strategy(self.weights, MatrixReader(self.weights, GREEDY), alone, **options)
+
         def plan(reader: Reader) -> ExpectedCaptain:
             return strategy(self.weights, self.blended(reader), alone=alone, **options)
 

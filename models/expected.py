@@ -5,8 +5,9 @@ A reader (models/reader.py: a person as the model of people reads them, or a mat
 face-down cards one after another by its chances, without putting back, until it has made the
 count's picks or turns over a card not its team's. For every legal hint and every count the
 captain computes, exactly, how many own cards the reader is expected to turn over and the
-expected price of the card that ends the turn; it gives the best difference. Safety is a price,
-not a rule: a hint for two that the reader sees three times in four beats a sure hint for one.
+expected price of the card that ends the turn, and the chance that it does not turn over every
+card the count claims; it gives the best value. Safety is a price, not a rule: a hint for two that
+the reader sees three times in four beats a sure hint for one.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ MAX_COUNT = 3
 class Prices:
     """What the card that ends a turn costs, in own cards: a bystander only ends it; the other
     team's card gives them a card; a card that loses the game (the assassin, or the other team's
-    last card) costs `loss`. Playing alone, only a loss costs."""
+    last card) costs `loss`. Playing alone, only a loss costs. A count the reader does not fill
+    costs `claim`: a person told three who sees two guesses on or stops short."""
 
     bystander: float = 0.0
     opponent: float = 1.0

@@ -39,6 +39,7 @@ import numpy as np
 from board import ASSASSIN, Color, deal
 from common import BOARD_WORDS_PATH, load_words
 from lab.evaluation.stats import wilson
+from model import ExpectedCaptain
 
 SEED_OFFSET = 50_000   # boards no tuning reads
 HUMAN = "human"
@@ -85,34 +86,31 @@ def game_items(kind: str, seed: int, board, team: Color, history: Iterable) -> l
 EXPLORE = "explore"
 
 
-def explorer(captain):
-    """The captain, noting at each hint its best hint for each count past the one it gave
+class Exploring(ExpectedCaptain):
+    """The game's captain, noting at each hint its best hint for each count past the one it gave
     (`alternatives`: hint, count, targets, face-down cards, colours): items to tune on."""
-    base = type(captain)
 
-    class Exploring(base):
-        def score(self, situation, board):
-            table = super().score(situation, board)
-            self.seen = (situation, table)
-            return table
+    def __init__(self, captain: ExpectedCaptain):
+        self.__dict__.update(captain.__dict__)
+        self.alternatives: list[tuple] = []
 
-        def give_hint(self, board, team, given=()):
-            choice = super().give_hint(board, team, given)
-            situation, table = self.seen
-            for k in range(1, table.shape[1] + 1):
-                h = int(np.argmax(table[:, k - 1]))
-                if k == choice.hint.count or not np.isfinite(table[h, k - 1]):
-                    continue
-                order = np.argsort(-situation.weights[h])
-                targets = [situation.words[i] for i in order if situation.colors[i] is team][:k]
-                colors = {w: c.name for w, c in zip(situation.words, situation.colors, strict=True)}
-                self.alternatives.append((self.weights.hints[h], k, tuple(targets), tuple(situation.words),
-                                          colors))
-            return choice
+    def score(self, situation, board):
+        self.seen = (situation, super().score(situation, board))
+        return self.seen[1]
 
-    captain.__class__ = Exploring
-    captain.alternatives = []
-    return captain
+    def give_hint(self, board, team, given=()):
+        choice = super().give_hint(board, team, given)
+        situation, table = self.seen
+        colors = {w: c.name for w, c in zip(situation.words, situation.colors, strict=True)}
+        for k in range(1, table.shape[1] + 1):
+            h = int(np.argmax(table[:, k - 1]))
+            if k == choice.hint.count or not np.isfinite(table[h, k - 1]):
+                continue
+            order = np.argsort(-situation.weights[h])
+            targets = [situation.words[i] for i in order if situation.colors[i] is team][:k]
+            self.alternatives.append((self.weights.hints[h], k, tuple(targets), tuple(situation.words),
+                                      colors))
+        return choice
 
 
 def play_games(kind: str, sources: Path, seeds: range, embedded: bool, sample: bool = False,
@@ -134,7 +132,7 @@ def play_games(kind: str, sources: Path, seeds: range, embedded: bool, sample: b
         if kind == "cumsum":   # the reference design, on the default matrix
             from model import CumsumCaptain
             return CumsumCaptain(ai.weights)
-        return explorer(ai.captain()) if explore else ai.captain()
+        return Exploring(ai.captain()) if explore else ai.captain()
     guesser = human_models.fit_guesser("mpnet-people", sources, sample=sample)
     items = []
     for seed in seeds:
