@@ -9,7 +9,7 @@ This module is the entry (the names in `__all__`); the work is done in the
 the vectorised `HintFilter`), weights (`Weights`, `Extender`), situation
 (what a captain sees, `HintChoice`, the choice from a score table), captains
 (the base `Captain`, cumsum, margin, cluster), chances (softmax), reader (who
-turns cards over for a hint: `Reader`, `MatrixReader`, `Blend`), expected (`ExpectedCaptain`:
+turns cards over for a hint: `Reader`, `MatrixReader`), expected (`ExpectedCaptain`:
 the hint its reader gets the most from, `Prices`), agents
 (`Agent` and its kinds, `agent_plays`), people (the model of people,
 fitted to people's play, and its agent), person (one person as the AI learns them as they

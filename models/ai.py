@@ -14,7 +14,7 @@ from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptai
 from models.expected import MAX_COUNT, ExpectedCaptain
 from models.people import PeopleAgent, PeopleModel, load_fits
 from models.person import Person
-from models.reader import GREEDY, Blend, MatrixReader, Reader
+from models.reader import GREEDY, MatrixReader, Reader
 from models.situation import HintChoice
 from models.weights import Weights
 
@@ -24,10 +24,10 @@ CAPTAINS: dict[str, type[Captain]] = {c.name: c for c in (
     CumsumCaptain, MarginCaptain, ClusterCaptain, ExpectedCaptain)}
 AGENTS: dict[str, type[Agent]] = {a.name: a for a in (GreedyAgent, Agent, ThresholdAgent, PeopleAgent)}
 DEFAULT_CAPTAIN, DEFAULT_AGENT = "expected", "greedy"
-# The share of people's turns read by meaning alone, as the model of people fitted on SBERT alone
-# reads: about as likely on the Duet record as none, and fewer lost games to the assassin with the
-# tier's guessers (decision 0092).
-BY_MEANING = 0.3
+# The share of the price of the card that ends a turn read as people who read by meaning alone
+# (the model of people fitted on SBERT alone) would end it: the tier's guessers, who read by
+# cosine, lost games to the assassin where the model of people saw none (decision 0092).
+DOUBT = 0.5
 
 
 class PersonCaptain:
@@ -84,8 +84,8 @@ class AI:
 
     def captain(self, twin: bool = False, alone: bool = False, level: Level | None = None,
                 for_you: bool = False, person: Person | None = None) -> Captain | PersonCaptain:
-        """A captain. It plans for a person: its reader is the model of people (`people`), blended
-        with people who read by meaning alone (`blended`). With
+        """A captain. It plans for a person: its reader is the model of people (`people`), the danger
+        priced in part as people who read by meaning alone read it (`doubt_of`). With
         `twin`, when its agent is this AI's `agent()` and it plays at no level, it plans for that
         agent's matrix instead. `alone` for a team with no opponent (single-team mode). A `level`
         caps its count: the opponent's (`Level.max_count`); `for_you`, the AI captain whose hints a
@@ -102,17 +102,17 @@ class AI:
             return strategy(self.weights, MatrixReader(self.weights, GREEDY), alone, **options)
 
         def plan(reader: Reader) -> ExpectedCaptain:
-            return strategy(self.weights, self.blended(reader), alone=alone, **options)
+            return strategy(self.weights, reader, alone=alone, doubt=self.doubt_of(reader), **options)
 
         return plan(self.people) if person is None else PersonCaptain(person, plan)
 
-    def blended(self, reader: Reader) -> Reader | Blend:
-        """A model of people blended with people who read by meaning alone (`BY_MEANING`); any other
-        reader as it is."""
+    def doubt_of(self, reader: Reader) -> tuple[float, Reader] | None:
+        """For a model of people, the reader whose reading prices a share of the danger
+        (`DOUBT`): people who read by meaning alone; none for any other reader."""
         meaning = self.by_meaning
         if not isinstance(reader, PeopleModel) or meaning is None or reader.fit.name == meaning.fit.name:
-            return reader
-        return Blend(((1.0 - BY_MEANING, reader), (BY_MEANING, meaning)))
+            return None
+        return DOUBT, meaning
 
     @functools.cached_property
     def by_meaning(self) -> PeopleModel | None:

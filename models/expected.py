@@ -22,7 +22,7 @@ from board import ASSASSIN, NEUTRAL, Board, Color
 from common import zipf
 from models.captains import Captain
 from models.chances import softmax
-from models.reader import Blend, MatrixReader, Reader, turns
+from models.reader import MatrixReader, Reader, turns
 from models.situation import HintChoice, Situation
 from models.weights import Weights
 
@@ -80,11 +80,17 @@ def read(logits: np.ndarray, own: np.ndarray, price: np.ndarray, depth: int
 
 
 def turn_values(logits: np.ndarray, own: np.ndarray, price: np.ndarray, depth: int,
-                claim: float) -> np.ndarray:
-    """Hints × counts 1..depth: the own cards the reader is expected to turn over, less the expected
-    price of the card that ends the turn, less `claim` when it does not find every card meant."""
+                claim: float, priced: float = 1.0) -> np.ndarray:
+    """Hints × counts 1..depth: the own cards the reader is expected to turn over, less `priced`
+    times the expected price of the card that ends the turn, less `claim` when it does not find
+    every card meant."""
     found, ending, whole = read(logits, own, np.where(own, 0.0, price), depth)
-    return np.cumsum(found, axis=1) - np.cumsum(ending, axis=1) - claim * (1.0 - whole)
+    return np.cumsum(found, axis=1) - priced * np.cumsum(ending, axis=1) - claim * (1.0 - whole)
+
+
+def turn_prices(logits: np.ndarray, own: np.ndarray, price: np.ndarray, depth: int) -> np.ndarray:
+    """Hints × counts 1..depth: the expected price of the card that ends the turn."""
+    return np.cumsum(read(logits, own, np.where(own, 0.0, price), depth)[1], axis=1)
 
 
 # Near equals, the commoner hint: own cards a unit of Zipf frequency is worth, up to a word every
@@ -95,20 +101,24 @@ COMMONNESS, COMMON_ZIPF = 0.05, 5.0
 class ExpectedCaptain(Captain):
     """Give the hint and count its `reader` gets the most from: the own cards it is expected to
     turn over before a card not its team's, less that card's price (`Prices`). Racing, it dares
-    more when behind and less when ahead (`dare`); a team `alone` only fears losing."""
+    more when behind and less when ahead (`dare`); a team `alone` only fears losing. With `doubt`
+    (share, reader), that share of the price is the card's as another reader would end the turn on
+    it: where the readings disagree on the danger, the captain pays for the doubt."""
 
     name = "expected"
 
-    def __init__(self, weights: Weights, reader: Reader | Blend | None = None, alone: bool = False, *,
-                 max_count: int = MAX_COUNT, prices: Prices = Prices()):
+    def __init__(self, weights: Weights, reader: Reader | None = None, alone: bool = False, *,
+                 max_count: int = MAX_COUNT, prices: Prices = Prices(),
+                 doubt: tuple[float, Reader] | None = None):
         super().__init__(weights, reader, alone, max_count=min(max_count, MAX_COUNT))
         self.reader = reader if reader is not None else MatrixReader(weights)
-        self.prices = prices
+        self.prices, self.doubt = prices, doubt
 
     def situation(self, board: Board, team: Color, given: Sequence[str] = ()) -> Situation:
         """The face-down cards, and every hint's chances of each as the reader reads it."""
         situation = super().situation(board, team, given)
         self.turns = turns(self.reader, situation.words)
+        self.doubts = [] if self.doubt is None else turns(self.doubt[1], situation.words)
         chances = sum(share * softmax(logits, axis=1) for share, logits in self.turns)
         self.last = replace(situation, weights=chances)
         return self.last
@@ -116,9 +126,12 @@ class ExpectedCaptain(Captain):
     def score(self, situation: Situation, board: Board) -> np.ndarray:
         depth = self.depth(situation)
         price = self.prices.of(situation, self.alone) * self.dare(board, situation.team)
-        legal = np.flatnonzero(situation.legal)
-        values = sum(share * turn_values(logits[legal], situation.own, price, depth, self.prices.claim)
+        legal, own, claim = np.flatnonzero(situation.legal), situation.own, self.prices.claim
+        doubted = 0.0 if self.doubt is None else self.doubt[0]
+        values = sum(share * turn_values(logits[legal], own, price, depth, claim, 1.0 - doubted)
                      for share, logits in self.turns)
+        values -= doubted * sum(share * turn_prices(logits[legal], own, price, depth)
+                                for share, logits in self.doubts)
         table = np.full((len(situation.legal), depth), -np.inf)
         table[legal] = values + COMMONNESS * self.hint_zipf[legal, None]
         return table

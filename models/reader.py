@@ -5,7 +5,8 @@ for a hint and the cards face down it has logits, the softmax of which is the ch
 picks each card next, and it picks without putting back (Plackett–Luce). Now and then it reads
 loosely: a `lapse` share of its turns follow `flat` times the logits. The model of people
 (models/people.py) is a reader; so is a weight matrix read as a softmax (`MatrixReader`). The
-captain plans for one reader (models/expected.py).
+captain plans for one reader (models/expected.py), and may price the card that ends a turn in part
+as another reads it.
 """
 
 from __future__ import annotations
@@ -33,32 +34,12 @@ class Reader(Protocol):
         """Every hint of the vocabulary × cards: the logits of `logits`, all at once."""
 
 
-@dataclass(frozen=True)
-class Blend:
-    """People who read one hint apart: each turn is read by one of the `parts` (share, reader), as a
-    person reads by meaning alone one time, by every link they know another."""
-
-    parts: tuple[tuple[float, Reader], ...]
-
-    @property
-    def name(self) -> str:
-        return "+".join(reader.name for _, reader in self.parts)
-
-
-def parts_of(reader: Reader | Blend) -> tuple[tuple[float, Reader], ...]:
-    """A reader's parts: a blend's, or the reader alone."""
-    return reader.parts if isinstance(reader, Blend) else ((1.0, reader),)
-
-
-def turns(reader: Reader | Blend, words: Sequence[str]) -> list[tuple[float, np.ndarray]]:
-    """How a reader's turns go, each with its share: every part's logits for every hint of the
-    vocabulary (hints × `words`), at its own sharpness and at its lapse's."""
-    out = []
-    for weight, part in parts_of(reader):
-        logits = np.asarray(part.board_logits(list(words)), dtype=np.float64)
-        out += [(weight * share, sharpness * logits)
-                for share, sharpness in ((1.0 - part.lapse, 1.0), (part.lapse, part.flat)) if share > 0]
-    return out
+def turns(reader: Reader, words: Sequence[str]) -> list[tuple[float, np.ndarray]]:
+    """How a reader's turns go, each with its share: its logits for every hint of the vocabulary
+    (hints × `words`), at its own sharpness and at its lapse's."""
+    logits = np.asarray(reader.board_logits(list(words)), dtype=np.float64)
+    return [(share, sharpness * logits)
+            for share, sharpness in ((1.0 - reader.lapse, 1.0), (reader.lapse, reader.flat)) if share > 0]
 
 
 # A matrix's weights are about 0 to 1: read at this softmax, its strongest card is its pick.

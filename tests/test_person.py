@@ -24,7 +24,6 @@ from models.person import (
     Person,
     expert_features,
 )
-from models.reader import parts_of
 from players import AIAgent, AICaptain, Learning
 
 rng = np.random.default_rng(0)
@@ -212,8 +211,8 @@ def test_the_captain_plans_for_the_person_and_the_agent_reads_them():
     ai = AI(readings()["sbert"], partners=[readings()["association"]])
     person = Person(ai.people, Bayes())
     captain = ai.captain(alone=True, person=person).planning
-    assert parts_of(captain.reader)[0][1] is person.model   # with people who read by meaning alone
-    assert parts_of(ai.captain(alone=True).reader)[0][1] is ai.people   # without a person: people on average
+    assert captain.reader is person.model
+    assert ai.captain(alone=True).reader is ai.people   # without a person: people on average
     assert ai.people_agent(person=person).model is person.model
 
 
@@ -249,7 +248,7 @@ def test_a_partner_who_reads_as_people_do_is_never_planned_for_as_one_reader():
         person.observe(people_like_choice(model, draw))
         assert person.reader() is None
     ai = AI(readings()["sbert"], partners=[readings()["association"]])
-    assert parts_of(ai.captain(alone=True, person=person).planning.reader)[0][1] is person.model
+    assert ai.captain(alone=True, person=person).planning.reader is person.model
 
 
 def test_the_reader_a_person_is_planned_for_survives_the_files_round_trip():
@@ -287,7 +286,7 @@ def test_a_switch_within_a_game_plans_the_next_hint_for_the_reader():
     planned: list[tuple[str, bool]] = []   # per hint: whom it was planned for, the reader known then
     game.listeners.append(Learning(person, {RED}, set()))
     game.listeners.append(lambda event: isinstance(event, HintGiven) and planned.append(
-        (captain.planning.reader.name.partition("+")[0], person.reader() is not None)))
+        (captain.planning.reader.name, person.reader() is not None)))
     game.play()
     assert game.winner is RED
     assert planned[0] == ("people", False) and planned[-1] == ("association", True)
@@ -323,7 +322,7 @@ def test_a_partner_who_strays_more_than_people_is_learnt_and_planned_for() -> No
     assert any("harder to miss" in line for line in person.describe())
     ai = AI(readings()["sbert"], partners=[readings()["association"]])
     captain = ai.captain(alone=True, person=person)
-    assert parts_of(captain.planning.reader)[0][1] is person.model   # its lapse read as it is learnt
+    assert captain.planning.reader is person.model   # its lapse read as it is learnt, in place
 
 
 def test_a_partner_who_strays_as_people_do_or_less_is_read_as_people_are() -> None:
