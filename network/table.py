@@ -16,6 +16,7 @@ import queue
 import secrets
 import socket
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,7 @@ from prompts import command
 
 MAX_QUEUED = 2000        # lines waiting for a player who does not read; then the connection is closed
 MAX_CONNECTIONS = 64     # at once, seated or not; more are refused
+FLUSH_TIMEOUT = 2.0      # seconds a stopping table waits for its last lines to go out
 
 
 class HostStopped(Exception):
@@ -329,10 +331,15 @@ class Table:
         closed, and the game stops waiting."""
         with self.lock:
             self.stopped = reason
-            for connection in list(self.connections):
+            connections = list(self.connections)
+            for connection in connections:
                 connection.send(end(reason, again))
                 connection.finish()
             self.lock.notify_all()
+        # A host that exits next would drop the lines still queued: the players must hear why.
+        deadline = time.monotonic() + FLUSH_TIMEOUT
+        for connection in connections:
+            connection.closed.wait(max(0.0, deadline - time.monotonic()))
 
     def tell_all(self, message: dict[str, Any], but: Connection | None = None) -> None:
         line = encode(message)
