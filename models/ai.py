@@ -12,7 +12,7 @@ from board import Board, Color
 from models.agents import Agent, GreedyAgent, ThresholdAgent
 from models.captains import Captain, ClusterCaptain, CumsumCaptain, MarginCaptain
 from models.expected import MAX_COUNT, ExpectedCaptain
-from models.people import PeopleAgent, PeopleModel, load_fits
+from models.people import PeopleAgent, PeopleModel
 from models.person import Person
 from models.reader import GREEDY, MatrixReader, Reader
 from models.situation import HintChoice
@@ -118,12 +118,7 @@ class AI:
     def by_meaning(self) -> PeopleModel | None:
         """The model of people fitted on SBERT alone, when SBERT is at hand (None: it is not)."""
         sbert = next((w for w in (self.weights, *self.partners) if w.name == "sbert"), None)
-        fit = next((f for f in load_fits() if f.readings == {"sbert"}), None)
-        if sbert is None or fit is None:
-            return None
-        meaning = PeopleModel(fit, {"sbert": sbert})
-        meaning.name = "people by meaning"
-        return meaning
+        return None if sbert is None else PeopleModel.of({"sbert": sbert})
 
     @functools.cached_property
     def people(self) -> PeopleModel:
