@@ -11,6 +11,7 @@ from typing import NoReturn
 
 from common import COMMAND, DEFAULT_SBERT_MODEL, SOURCES_DIR, cluster, shown, warn
 from model import AGENTS, AI, CAPTAINS, DEFAULT_AGENT, DEFAULT_CAPTAIN, ExpectedCaptain
+from players import Composition
 
 
 def parse_seed(text: str) -> int:
@@ -32,6 +33,14 @@ def sources_folder(text: str) -> Path:
     if not path.is_dir():
         wrong("--sources", text, "is a file, not a folder" if path.exists() else "does not exist")
     return path
+
+
+def team_flag(text: str) -> Composition:
+    """A --red or --blue flag's team, read once."""
+    try:
+        return Composition.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def initializer_flag(text: str, flag: str = "--initializer", steps: bool = False) -> str:

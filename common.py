@@ -14,6 +14,7 @@ from support.files import (
     atomic_write_bytes,
     load_or_set_aside,
     pid_alive,
+    set_aside,
     sha256_file,
     sweep_temporaries,
     temporary_beside,
@@ -53,6 +54,6 @@ __all__ = [
     "ROOT", "SOURCES_DIR", "STALE_TEMPORARY", "append_line", "atomic_write_bytes", "board_words", "cluster",
     "hint_words", "holding", "interactive", "lemma_of", "lemmas", "lemmatizer", "load_libraries",
     "load_or_set_aside", "load_words", "normalise", "on_terminal", "pid_alive", "progress", "read_compounds",
-    "save_words", "sha256_file", "shown", "spellings", "sweep_temporaries", "temporary_beside",
+    "save_words", "set_aside", "sha256_file", "shown", "spellings", "sweep_temporaries", "temporary_beside",
     "temporary_prefix", "ticking", "warn", "words_hash", "zipf",
 ]

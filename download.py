@@ -172,10 +172,10 @@ def not_found(done: Download, base_url: str | None, sources: Path) -> list[str]:
     """Two lines on the files a server said it does not have: which, and what to do (asking again
     would not help)."""
     urls = done.absent
-    shown = ", ".join(urllib.parse.urlsplit(url).path.lstrip("/") for url in urls[:3])
+    names = ", ".join(urllib.parse.urlsplit(url).path.lstrip("/") for url in urls[:3])
     more = f" and {len(urls) - 3} more" if len(urls) > 3 else ""
     where = base_url.rstrip("/") if base_url else "their publishers"
-    lines = [f"datasets: not at {where}: {shown}{more}."]
+    lines = [f"datasets: not at {where}: {names}{more}."]
     if base_url:
         lines.append(f"datasets: that mirror lacks them: write it again where it is served from with "
                      f"`{PROGRAM} datasets mirror DIR --sources FOLDER` from a folder that has them "

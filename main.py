@@ -11,10 +11,19 @@ from pathlib import Path
 
 import session
 from board import SIZE, TEAMS
-from cli import Command, CommandParser, OneLineParser, add_ai_arguments, file_to_write, parse_seed, wrong
+from cli import (
+    Command,
+    CommandParser,
+    OneLineParser,
+    add_ai_arguments,
+    file_to_write,
+    parse_seed,
+    team_flag,
+    wrong,
+)
 from common import BOARD_WORDS_PATH, CLONE_COMMAND, COMMAND, GAMES_LOG_PATH, PLAYERS_DIR, load_words, shown
 from model import LEVELS
-from players import COMPOSITIONS, Composition
+from players import COMPOSITIONS
 from profiles import GUEST, NOBODY, add_profiles_argument, player_flag
 from prompts import QuitGame
 
@@ -97,7 +106,7 @@ def parser() -> argparse.ArgumentParser:
                       formatter_class=argparse.RawDescriptionHelpFormatter)
     teams = p.add_argument_group("teams")
     for color in TEAMS:
-        teams.add_argument(f"--{color.value}", metavar="TEAM", type=composition,
+        teams.add_argument(f"--{color.value}", metavar="TEAM", type=team_flag,
                            help=f"{color.value} team: {', '.join(map(str, COMPOSITIONS))} (captain:agent)")
     you = p.add_argument_group("the player")
     you.add_argument("--player", type=player_flag, metavar="NAME",
@@ -139,14 +148,6 @@ def word_list(text: str) -> Path:
         held = f"{len(words)} distinct word{'s' * (len(words) != 1)}"
         wrong("--words", text, f"holds {held}: a board needs {SIZE}")
     return Path(text)
-
-
-def composition(text: str) -> Composition:
-    """A --red or --blue flag's team, read once."""
-    try:
-        return Composition.parse(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,7 +21,7 @@ from typing import Any
 
 from cli import Command, add_ai_arguments, folder_flag
 from common import COMMAND as PROGRAM
-from common import PLAYERS_DIR, SOURCES_DIR, atomic_write_bytes, shown, warn
+from common import PLAYERS_DIR, SOURCES_DIR, atomic_write_bytes, set_aside, shown, warn
 from model import AI, KEPT, NOTHING_YET, Choice, PeopleModel, Person
 
 FORMAT, VERSION = "codenames-player", 1
@@ -101,7 +101,7 @@ class Profiles:
         except FileNotFoundError:
             return [], None, None
         except (OSError, ValueError, RecursionError) as error:
-            aside = set_aside(path)
+            aside = set_aside(path, lambda k: f"{path.name}.corrupt" + (f".{k}" if k > 1 else ""))
             kept = f"the file is kept as {aside.name}" if aside else "the file could not be moved aside"
             warn(f"{path} is not a player's profile this game can read ({error}): {name} starts "
                  f"afresh; {kept}")
@@ -192,20 +192,6 @@ def read_choice(entry: Any, index: int) -> Choice:
         return Choice.from_json(entry)
     except ValueError as error:
         raise ValueError(f"choice {index + 1}: {error}") from None
-
-
-def set_aside(path: Path) -> Path | None:
-    """Move a file that cannot be read to NAME.json.corrupt (.corrupt.2 ... when that is taken);
-    where it went, or None when it could not be moved."""
-    for k in range(1, 100):
-        aside = path.with_name(f"{path.name}.corrupt" + (f".{k}" if k > 1 else ""))
-        if not aside.exists():
-            try:
-                path.replace(aside)
-            except OSError:
-                return None
-            return aside
-    return None
 
 
 # --- the player of a session ----------------------------------------------------------------

@@ -124,6 +124,12 @@ def card_or_command(terminal: Terminal, word: str) -> bool:
         terminal.tell(f"Type 'card' to turn over {word.upper()}, or '/{name}'.")
 
 
+def clean(raw: str) -> str:
+    """A typed line as it is read: printable, lower case, single-spaced."""
+    line = normalise("".join(ch if ch.isprintable() else " " for ch in raw))
+    return " ".join(line.split())
+
+
 def read_line(terminal: Terminal, prompt: str) -> str:
     """One line of input, cleaned: printable, lower case, single-spaced.
 
@@ -132,8 +138,7 @@ def read_line(terminal: Terminal, prompt: str) -> str:
     while True:
         raw = terminal.ask(prompt)
         if len(raw) <= MAX_INPUT:
-            line = normalise("".join(ch if ch.isprintable() else " " for ch in raw))
-            return " ".join(line.split())
+            return clean(raw)
         terminal.tell(f"That line is too long ({len(raw):,} characters; at most {MAX_INPUT}).")
 
 

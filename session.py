@@ -177,6 +177,16 @@ def again() -> bool:
     return reply in ("", "y", "yes")
 
 
+def ready_for_hints(ai: AI | None, lineup: Lineup) -> None:
+    """With a person giving hints to an AI agent, the agent made ready to read any hint, so that
+    the first one outside the vocabulary does not stall."""
+    if ai is not None and lineup.captains(Seat.HUMAN) & lineup.agents(Seat.AI):
+        import datasets
+
+        print("Getting the AI agent ready to read any hint...", flush=True)
+        datasets.warm_up(ai.weights)
+
+
 def who_plays(args: argparse.Namespace) -> Lineup:
     """Who plays, from the flags, asking for what they leave out."""
     prompted = not (args.red and args.blue)
@@ -243,11 +253,7 @@ def play(args: argparse.Namespace) -> int:
     except (OSError, ValueError, RuntimeError) as error:   # a missing model, a cache that cannot be read
         warn(f"cannot build the AI: {error}")
         return 2
-    if lineup.captains(Seat.HUMAN) & lineup.agents(Seat.AI):
-        import datasets
-
-        print("Getting the AI agent ready to read any hint...")
-        datasets.warm_up(ai.weights)   # so that the first hint outside the vocabulary does not stall
+    ready_for_hints(ai, lineup)
     player = None if name is None else Player.meet(name, ai, profiles, print if not keep_asked else quiet,
                                                    args.sources)
     seed = args.seed

@@ -55,13 +55,13 @@ def start(settings: Settings, names: Sequence[str] = CORPUS_MADE) -> str:
     to say to the player, which names the matrices left to it (`names`: those the game's catalog
     found wanting). The process is waited for in a thread, so that it leaves no zombie behind."""
     cache_dir = Path(settings.cache_dir)
+    names = [name for name in CORPUS_MADE if name in names]   # the parts before what they make
     if (state := status(cache_dir)) is None:
         cache_dir.mkdir(parents=True, exist_ok=True)
         # The build gets the game's settings whole (its word lists too): what it caches is then
         # what the next game's catalog looks for.
         chosen = {key: getattr(settings, key) for key in ("sources", "cache_dir", "sbert_model",
                                                           "fasttext_model", "hints", "words")}
-        names = [name for name in CORPUS_MADE if name in names]   # the parts before what they make
         atomic_write_bytes(cache_dir / SETTINGS, json.dumps(
             {**{k: (str(v) if isinstance(v, Path) else list(v) if isinstance(v, tuple) else v)
                 for k, v in chosen.items()}, "names": names}).encode())
@@ -74,7 +74,7 @@ def start(settings: Settings, names: Sequence[str] = CORPUS_MADE) -> str:
         _children[child.pid] = child
         threading.Thread(target=child.wait, name="build reaper", daemon=True).start()
         state = {"pid": child.pid, "done": 0, "total": len(names)}
-    return _building(state.get("names") or [name for name in CORPUS_MADE if name in names], state, cache_dir)
+    return _building(state.get("names") or names, state, cache_dir)
 
 
 def _building(names: Sequence[str], state: dict[str, Any], cache_dir: Path) -> str:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from board import game_rngs
-from cli import Command, add_ai_arguments, load_ai, parse_seed
+from cli import Command, add_ai_arguments, load_ai, parse_seed, team_flag
 from common import BOARD_WORDS_PATH, COMMAND, DATA_DIR, GAMES_LOG_PATH, shown, warn
 from engine import Game
 from model import AI, LEVELS
@@ -18,7 +18,7 @@ from network.seats import WATCH, SeatName, new_code, seat_flag, spelled
 from network.server import DEFAULT_PORT, LOOPBACK, Server
 from network.table import Table
 from players import COMPOSITIONS, Composition, Seat
-from session import Lineup, fresh_seed, new_board, who_plays
+from session import Lineup, fresh_seed, new_board, ready_for_hints, who_plays
 
 DEFAULT_STATE = DATA_DIR / "hosted.json"
 PEOPLE = Composition(Seat.HUMAN, Seat.HUMAN)
@@ -46,13 +46,6 @@ JOIN_EPILOG = f"""examples:
   {COMMAND} join 127.0.0.1:{DEFAULT_PORT} owl-piano-jam                   the first free seat
   {COMMAND} join 192.168.1.20:{DEFAULT_PORT} owl-piano-jam --seat blue:agent
   {COMMAND} join 127.0.0.1:{DEFAULT_PORT} owl-piano-jam --seat watch      watch, as the agents see it"""
-
-
-def team_flag(text: str) -> Composition:
-    try:
-        return Composition.parse(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def seat_type(text: str) -> SeatName | str:
@@ -199,11 +192,7 @@ def ai_for(args: argparse.Namespace, lineup: Lineup) -> AI | None:
         ai = load_ai(args)
     except (OSError, ValueError, RuntimeError) as error:
         raise CannotHost(f"cannot build the AI: {error}") from None
-    if lineup.captains(Seat.HUMAN) & lineup.agents(Seat.AI):
-        import datasets
-
-        print("Getting the AI agent ready to read any hint...", flush=True)
-        datasets.warm_up(ai.weights)
+    ready_for_hints(ai, lineup)
     return ai
 
 

@@ -27,7 +27,7 @@ from engine import Event, Game, Turn
 from network.seats import WATCH, SeatName, same_code
 from network.views import board_message, event_message
 from network.wire import VERSION, encode, error
-from prompts import command
+from prompts import clean, command
 
 MAX_QUEUED = 2000        # lines waiting for a player who does not read; then the connection is closed
 MAX_CONNECTIONS = 64     # at once, seated or not; more are refused
@@ -274,7 +274,7 @@ class Table:
         elif message["id"] != ask.id:
             connection.send(error("that answers a question no longer asked; here is the one that is"))
             connection.send(ask.message())
-        elif command(" ".join(message["text"].lower().split())) == "quit":
+        elif command(clean(message["text"])) == "quit":   # as the seat's prompt reads it
             connection.send(end(f"You left the game; the {seat.spoken}'s seat is kept for you: join again "
                                 f"with the same code and --seat {seat} to play on."))
             connection.finish()

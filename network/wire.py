@@ -11,9 +11,11 @@ import json
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
+from prompts import MAX_INPUT
+
 VERSION = 1         # of the protocol, in every welcome
 MAX_LINE = 2048     # bytes of a line a player may send, its newline included
-MAX_TEXT = 200      # characters of an answer read, as at the console's prompts (prompts.MAX_INPUT)
+MAX_TEXT = MAX_INPUT   # characters of an answer read, as at the console's prompts
 
 # What a player may send: each type's fields, and the JSON types they may be (None: may be null).
 PLAYER_MESSAGES: dict[str, dict[str, tuple[type | None, ...]]] = {

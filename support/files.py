@@ -128,11 +128,24 @@ def load_or_set_aside(path: Path, parse: Callable[[Any], T], who: str, then: str
     try:
         return parse(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, RecursionError) as problem:
-        aside = path.with_name(f"{path.stem}.bad{path.suffix}")
-        warn(f"{who}: cannot resume {path} ({problem}); {then}the file is kept as {aside.name}")
-        with contextlib.suppress(OSError):
-            path.replace(aside)
+        aside = set_aside(path, lambda k: f"{path.stem}.bad{f'.{k}' if k > 1 else ''}{path.suffix}")
+        kept = f"the file is kept as {aside.name}" if aside else "the file could not be moved aside"
+        warn(f"{who}: cannot resume {path} ({problem}); {then}{kept}")
         return None
+
+
+def set_aside(path: Path, name: Callable[[int], str]) -> Path | None:
+    """Move a file that cannot be read beside itself, to the first free `name(k)` (k = 1, 2, ...:
+    an earlier one is never written over); where it went, or None when it could not be moved."""
+    for k in range(1, 100):
+        aside = path.with_name(name(k))
+        if not aside.exists():
+            try:
+                path.replace(aside)
+            except OSError:
+                return None
+            return aside
+    return None
 
 
 def append_line(path: Path, line: str) -> None:
