@@ -420,3 +420,11 @@ def test_join_refuses_a_malformed_address():
     args = multiplayer.JOIN.parser().parse_args(["localhost", "Owl", "piano", "jam", "--seat", "red:agent"])
     assert args.address == ("localhost", multiplayer.DEFAULT_PORT) and args.code == ["Owl", "piano", "jam"]
     assert args.seat == SeatName(Color.RED, "agent")
+
+
+def test_quit_with_a_control_character_leaves_the_seat_as_at_the_prompt(host):
+    players = seat_players(host.address, host.table.code)
+    captain = players["blue:captain"]   # blue starts
+    captain.answer("quit\x00")
+    assert "You left the game" in captain.next("end")["reason"]
+    assert not host.wait(0.5) and host.code == 0   # the game waits for the seat, not ended in error
