@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from board import Board, Card, Color
+from board import NEUTRAL, Board, Card, Color
 from models.chances import softmax
 from models.hints import Hint
 from models.weights import Weights
@@ -31,13 +30,15 @@ class Agent:
     """Reads a hint's column over the face-down cards and picks cards.
 
     With probability `chance` it takes the best card, otherwise it samples a
-    softmax of the weights (`chance=1` is greedy), over its likeliest cards when `among` is
-    set: that share of the cards face down, at least one (a person who strays takes a card the
-    hint brings to mind, not any card, and fewer cards do late in a game). It makes `count`
-    guesses;
+    softmax of the weights (`chance=1` is greedy). It makes `count` guesses;
     with 0 or unlimited, it goes on while the best card weighs at least
     `threshold`. With `memory`, it spends the bonus guess on an earlier hint
     whose targets are still face down, when one card stands out for it.
+
+    At a level (`misread`), that share of its picks go astray as people's do: to the card the
+    hint brings to mind most among the bystanders and the other team's cards. Only those misreads
+    know the key, as a chess engine's weaker level knows its best move, so that they never fall on
+    the assassin: a person who beats the AI team beats it in the race, not by its suicide.
 
     Every strategy is built the same way (`models.ai.AI.agent` builds them all): from its
     matrix, the `partners` (the other matrices at hand, which a strategy reading its own
@@ -48,8 +49,8 @@ class Agent:
 
     def __init__(self, weights: Weights, partners: Sequence[Weights] = (), *, chance: float = 0.9,
                  temperature: float = 0.05, threshold: float = 0.3, memory: bool = True,
-                 confidence: float = 0.45, lead: float = 0.1, among: float | None = None):
-        self.weights, self.chance, self.among = weights, chance, among
+                 confidence: float = 0.45, lead: float = 0.1, misread: float = 0.0):
+        self.weights, self.chance, self.misread = weights, chance, misread
         self.temperature, self.threshold = temperature, threshold
         self.memory, self.confidence, self.lead = memory, confidence, lead
         self.remembered: list[Memory] = []
@@ -69,6 +70,8 @@ class Agent:
         else:
             column = self.weights.hint_row(hint.word, words)
             word = None if guessed and self.stop(column, hint) else self.pick(words, column, rng)
+            if word is not None and team is not None and rng.random() < self.misread:
+                word = astray(board, team, words, column) or word
         if word is not None and team is not None:
             self.remembered[-1].guesses.append(word)
         return word
@@ -82,10 +85,6 @@ class Agent:
         if self.chance >= 1 or rng.random() < self.chance:
             return words[best]
         chances = softmax(column / self.temperature)
-        if self.among is not None:
-            likeliest = math.ceil(self.among * len(words))
-            chances[np.argsort(-column, kind="stable")[likeliest:]] = 0.0
-            chances /= chances.sum()
         return words[int(rng.choice(len(words), p=chances))]
 
     def bonus(self, board: Board, team: Color) -> str | None:
@@ -101,6 +100,13 @@ class Agent:
             if first >= self.confidence and first - second >= self.lead:
                 return words[int(column.argmax())]
         return None
+
+
+def astray(board: Board, team: Color, words: list[str], column: np.ndarray) -> str | None:
+    """The card of `words` that `column` weighs most among the bystanders and the other team's
+    cards (None: none is face down)."""
+    wrong = [i for i, w in enumerate(words) if board.card(w).color in (NEUTRAL, team.other)]
+    return words[max(wrong, key=lambda i: column[i])] if wrong else None
 
 
 class GreedyAgent(Agent):

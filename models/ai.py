@@ -135,46 +135,32 @@ class AI:
         return self.agent()
 
     def agent(self, level: Level | None = None) -> Agent:
-        """An agent; a `level` sets how often it takes its best card rather than a likely one,
-        and how far those other picks stray. At a level whose captain plans for a person, the
-        agent reads as people do."""
+        """An agent; at a `level` (the AI team's), it reads as people do and misreads as often as
+        the level says (`Level.misread`)."""
         options = dict(self.agent_options)
-        if level is not None:
-            options["chance"] = level.chance
-            if level.among is not None:
-                options["among"] = level.among
-        if level is not None and self.agent_strategy == DEFAULT_AGENT:
-            agent: Agent = PeopleAgent(self.weights, self.partners, model=self.people, **options)
-        else:
-            agent = AGENTS[self.agent_strategy](self.weights, self.partners, **options)
-        if level is not None:   # its other picks stray further than its reading's chances
-            agent.temperature *= level.spread
-        return agent
+        if level is None:
+            return AGENTS[self.agent_strategy](self.weights, self.partners, **options)
+        options["misread"] = level.misread
+        if self.agent_strategy == DEFAULT_AGENT:
+            return PeopleAgent(self.weights, self.partners, model=self.people, **options)
+        return AGENTS[self.agent_strategy](self.weights, self.partners, **options)
 
 
 @dataclass(frozen=True)
 class Level:
     """How the AI plays at a level, on each side of the table. The opponent (an `ai:ai` team): its
-    captain's largest count (`max_count`), how often its agent takes its best card (`chance`) and
-    how far its other picks stray (`spread`), and among what share of the face-down cards, its
-    likeliest (`among`: a person who strays takes a card the hint brings to mind, not any card on
-    the board).
-    Your side: the largest count of the AI captain whose hints you guess (`your_count`). A level never
-    changes the words a captain may use.
-
-    The opponent's spreads were set for a model of people in the person's seat to win about 75%
-    at easy, 50% at normal and 25% at hard (`python main.py bench --levels`, reports/levels.md,
-    decisions 0036 and 0072); straying among a share of the cards face down (0074), it wins less
-    against that stand-in, which is far weaker than a person."""
+    captain's largest count (`max_count`: its tempo) and the share of its agent's picks that go
+    astray as people's do, never on the assassin (`misread`; models/agents.py). Your side: the
+    largest count of the AI captain whose hints you guess (`your_count`). A level never changes the
+    words a captain may use. The figures were set against models of people in the person's seat
+    (`python main.py bench --levels`, reports/levels.md)."""
 
     name: str
     max_count: int
-    chance: float
-    spread: float   # its other picks: its reading's chances, flattened by this factor (1: as they are)
+    misread: float
     theirs: str     # what the opponent does at this level
     yours: str      # what your own AI captain does at this level
     your_count: int = MAX_COUNT
-    among: float | None = None   # its other picks: among this share of the cards, its likeliest (None: any)
 
     def help(self) -> str:
         """What this level changes, for your side and for the opponent, on one line."""
@@ -182,14 +168,14 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("easy", max_count=1, chance=0.0, spread=50.0, among=0.2, your_count=1,
-          theirs="gives one card a hint, and its guesses often go astray",
+    Level("easy", max_count=1, misread=0.3, your_count=1,
+          theirs="gives one card a hint, and often misreads it",
           yours="gives one clear card a hint"),
-    Level("normal", max_count=2, chance=0.0, spread=6.0, among=0.2,
-          theirs="gives up to two cards a hint, guessing as a person might, at times astray",
+    Level("normal", max_count=2, misread=0.125,
+          theirs="gives up to two cards a hint, misreading as often as people do",
           yours="plays whole"),
-    Level("hard", max_count=2, chance=0.0, spread=2.0, among=0.2,
-          theirs="gives up to two cards a hint, guessing nearly as a person does",
+    Level("hard", max_count=3, misread=0.05,
+          theirs="gives up to three cards a hint, and seldom misreads",
           yours="plays whole"),
 )}
 DEFAULT_LEVEL = "normal"
