@@ -70,7 +70,7 @@ class Agent:
         else:
             column = self.weights.hint_row(hint.word, words)
             word = None if guessed and self.stop(column, hint) else self.pick(words, column, rng)
-            if word is not None and team is not None and rng.random() < self.misread:
+            if word is not None and self.misread and team is not None and rng.random() < self.misread:
                 word = astray(board, team, words, column) or word
         if word is not None and team is not None:
             self.remembered[-1].guesses.append(word)
