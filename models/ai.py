@@ -137,11 +137,10 @@ class AI:
     def agent(self, level: Level | None = None) -> Agent:
         """An agent; at a `level` (the AI team's), it reads as people do and misreads as often as
         the level says (`Level.misread`)."""
-        options = dict(self.agent_options)
         if level is None:
-            return AGENTS[self.agent_strategy](self.weights, self.partners, **options)
-        options["misread"] = level.misread
-        if self.agent_strategy == DEFAULT_AGENT:
+            return AGENTS[self.agent_strategy](self.weights, self.partners, **self.agent_options)
+        options = {**self.agent_options, "misread": level.misread}
+        if self.agent_strategy == DEFAULT_AGENT:   # the default reads a person's way at a level
             return PeopleAgent(self.weights, self.partners, model=self.people, **options)
         return AGENTS[self.agent_strategy](self.weights, self.partners, **options)
 
@@ -152,8 +151,8 @@ class Level:
     captain's largest count (`max_count`: its tempo) and the share of its agent's picks that go
     astray as people's do, never on the assassin (`misread`; models/agents.py). Your side: the
     largest count of the AI captain whose hints you guess (`your_count`). A level never changes the
-    words a captain may use. The figures were set against models of people in the person's seat
-    (`python main.py bench --levels`, reports/levels.md)."""
+    words a captain may use. The opponent's pace is set against the solo team's, a person's side
+    measured by `python main.py bench --levels` (reports/levels.md, decision 0093)."""
 
     name: str
     max_count: int
