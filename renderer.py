@@ -190,10 +190,6 @@ class Renderer:
 
 
 # Each reader family (models/expected.py FAMILIES) in plain words.
-READERS = {"corpus": "word use in books", "norms": "people's word associations",
-           "mixed": "books and associations together", "sbert": "SBERT's sentence meaning",
-           "people": "the model of people", "meaning": "meaning (word vectors)",
-           "phrases": "phrases and compounds, with no lure left"}
 COLOR_TEXT = {Color.ASSASSIN: "the assassin", Color.NEUTRAL: "a bystander",
               Color.RED: "a red agent", Color.BLUE: "a blue agent"}
 
@@ -235,36 +231,16 @@ def explanation(choice: HintChoice, board: Board | None = None, withheld: Collec
 
 def sureness(choice: HintChoice) -> str:
     """How sure the captain is that its hint reads as it means: how often it expects a person to
-    turn over every card it means, or how many kinds of reader it checked put them first, or
-    else how near the most dangerous card comes."""
+    turn over every card it means, or else how near the most dangerous card comes."""
     if choice.chance is not None and choice.targets:
         them = "the card" if len(choice.targets) == 1 else f"all {len(choice.targets)} cards"
         return f"It expects a person to find {them} it means {round(10 * choice.chance)} times in 10."
-    if choice.readers:
-        return readers_agree(choice)
     if choice.danger is None or not choice.targets:
         return "Sure: only its own cards are left."
     ratio = choice.danger[1] / max(min(choice.target_weights), 1e-9)
     return ("Sure: no other card comes close." if ratio < 0.8 else
             "Fairly sure: another card comes close." if ratio < 1 else
             "Unsure: another card weighs as much as one it means.")
-
-
-def readers_agree(choice: HintChoice) -> str:
-    """How sure the captain is, from which kinds of reader it checked put its targets first."""
-    them = "this card" if len(choice.targets) == 1 else "these cards"
-    agree = [READERS.get(name, name) for name, yes in choice.readers if yes]
-    differ = [READERS.get(name, name) for name, yes in choice.readers if not yes]
-    if not differ and len(agree) == 1:
-        return f"Sure: the reader it checks ({agree[0]}) puts {them} above every other card."
-    if not differ:
-        return (f"Sure: every kind of reader it checks puts {them} above every other card "
-                f"({', '.join(agree)}).")
-    if not agree:
-        return f"Unsure: no kind of reader it checks puts {them} above every other card."
-    verb = "puts" if len(agree) == 1 else "put"
-    return (f"Fairly sure: {', '.join(agree)} {verb} {them} above every other card; "
-            f"{', '.join(differ)} not.")
 
 
 def closeness(weight: float, target: float) -> str:

@@ -24,7 +24,6 @@ class HintChoice:
     danger: tuple[str, float] | None          # the strongest non-team card for this hint
     runners_up: tuple[tuple[str, int, float], ...] = ()
     score: float = 0.0
-    readers: tuple[tuple[str, bool], ...] = ()   # each reader family: does it rank the targets first?
     chance: float | None = None   # the chance its reader turns over `count` own cards (None: not said)
 
     @classmethod

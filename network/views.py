@@ -49,7 +49,7 @@ def choice_view(choice: HintChoice, hidden: Collection[str] = ()) -> dict[str, A
     return {"targets": [shown(w) for w in choice.targets], "weights": list(choice.target_weights),
             "danger": None if choice.danger is None else [shown(choice.danger[0]), choice.danger[1]],
             "runners_up": [list(r) for r in choice.runners_up],
-            "readers": [list(r) for r in choice.readers]}
+            "chance": choice.chance}
 
 
 def turn_view(turn: Turn, meant: bool = False) -> dict[str, Any]:
@@ -145,7 +145,7 @@ def choice_from(hint: Hint, view: dict[str, Any]) -> tuple[HintChoice, set[str]]
         danger = (stand_ins.get(len(targets), word), weight)
     choice = HintChoice(hint, targets, tuple(view["weights"]), danger,
                         tuple(tuple(r) for r in view["runners_up"]),
-                        readers=tuple(tuple(r) for r in view["readers"]))
+                        chance=view.get("chance"))
     return choice, set(stand_ins.values())
 
 

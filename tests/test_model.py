@@ -309,15 +309,13 @@ def test_explain_says_in_plain_words_which_cards_how_sure_and_the_danger():
     from renderer import explanation
 
     choice = HintChoice(Hint("ocean", 2), ("whale", "ship"), (0.9, 0.8), ("shark", 0.3),
-                        runners_up=(("sea", 3, 3.0), ("water", 1, 1.0)),
-                        readers=(("mixed", True), ("corpus", True), ("sbert", False)))
+                        runners_up=(("sea", 3, 3.0), ("water", 1, 1.0)))
     assert explanation(choice, board()).splitlines() == [
         "    It means WHALE, SHIP.",
-        "    Fairly sure: books and associations together, word use in books put these cards above "
-        "every other card; SBERT's sentence meaning not.",
+        "    Sure: no other card comes close.",
         "    Most dangerous: SHARK, the assassin: the hint points to it far less than to SHIP.",
         "    It also thought of SEA for 3, WATER for 1."]
-    alone = replace(choice, readers=(), danger=("cloud", 0.75), runners_up=())
+    alone = replace(choice, danger=("cloud", 0.75), runners_up=())
     assert explanation(alone, board()).splitlines()[1:] == [
         "    Fairly sure: another card comes close.",
         "    Most dangerous: CLOUD, a bystander: the hint points to it almost as much as to SHIP."]
@@ -326,9 +324,6 @@ def test_explain_says_in_plain_words_which_cards_how_sure_and_the_danger():
     counted = replace(choice, chance=0.74)   # the expected captain says how often a person finds them
     said = "    It expects a person to find all 2 cards it means 7 times in 10."
     assert explanation(counted).splitlines()[1] == said
-    one = replace(choice, readers=(("sbert", True),))
-    assert ("Sure: the reader it checks (SBERT's sentence meaning) puts these cards above every other "
-            "card.") in explanation(one)
 
 
 

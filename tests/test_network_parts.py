@@ -125,7 +125,7 @@ def drawn(messages: list[dict], captain: bool, explain: bool = True) -> str:
 def test_what_the_ai_meant_reaches_an_agent_after_its_turn_with_the_cards_face_down_left_out():
     board = fixed_board({"apple"})
     choice = HintChoice(Hint("fruit", 2), ("apple", "bridge"), (0.9, 0.6), ("lemon", 0.5),
-                        (("tree", 2, 0.4),), readers=(("sbert", True),))
+                        (("tree", 2, 0.4),), chance=0.74)
     assert hint_problem("fruit", board) is None
     hinted = HintGiven(RED, choice.hint, choice, board)
     ended = TurnEnded(RED, choice.hint, choice, False, board)
@@ -141,6 +141,7 @@ def test_what_the_ai_meant_reaches_an_agent_after_its_turn_with_the_cards_face_d
     assert captain[0]["choice"]["targets"] == ["apple", "bridge"]
     text = drawn(captain, captain=True)
     assert "It means APPLE, BRIDGE." in text and "Most dangerous: LEMON, a blue agent" in text
+    assert "It expects a person to find all 2 cards it means 7 times in 10." in text   # over the wire
 
 
 def test_a_board_message_carries_the_key_to_a_captain_only():
