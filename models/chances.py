@@ -13,11 +13,17 @@ def softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:
     return shares / shares.sum(axis=axis, keepdims=True)
 
 
+def flattened(logits: np.ndarray, flat: float) -> np.ndarray:
+    """`flat` times the logits, a card out of reach (-inf) still out of reach at any `flat`, 0 too."""
+    return np.multiply(flat, logits, out=np.array(logits, dtype=np.result_type(logits, np.float32)),
+                       where=~np.isneginf(logits))
+
+
 def strayed(logits: np.ndarray, lapse: float = 0.0, flat: float = 1.0, axis: int = -1) -> np.ndarray:
     """A softmax of `logits` that now and then reads loosely: `lapse` of the picks are a softmax
     of `flat` times the logits (a flatter one), the rest of the logits as they are."""
     sharp = softmax(logits, axis)
-    return sharp if lapse <= 0 else (1 - lapse) * sharp + lapse * softmax(flat * logits, axis)
+    return sharp if lapse <= 0 else (1 - lapse) * sharp + lapse * softmax(flattened(logits, flat), axis)
 
 
 def pick_chances(logits: np.ndarray, picks: Sequence[int]) -> np.ndarray:

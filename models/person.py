@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from models.chances import softmax, strayed
+from models.chances import flattened, softmax, strayed
 from models.likelihood import (
     FREQUENCY,
     Choices,
@@ -367,7 +367,7 @@ class Person:
         if not len(rows) or fitted <= 0:   # a model that never strays: the prior's mass is at zero
             return fitted
         picked = np.arange(len(rows)), chosen
-        sharp, loose = softmax(rows, axis=1)[picked], softmax(flat * rows, axis=1)[picked]
+        sharp, loose = softmax(rows, axis=1)[picked], softmax(flattened(rows, flat), axis=1)[picked]
         a, b = LAPSE_PRIOR * fitted, LAPSE_PRIOR * (1 - fitted)   # a Beta prior at people's lapse
         # Every lapse on a fine grid at once: no optimiser to import when a profile is taken up.
         lapses = np.linspace(fitted, MOST_LAPSE, LAPSE_GRID)

@@ -223,3 +223,14 @@ def test_every_level_gives_hints_from_one_vocabulary_never_below_the_frequency_f
     assert zipf([h for h, ok in zip(sbert.hints, legal, strict=True) if ok]).min() >= MIN_HINT_ZIPF
 
 
+
+
+def test_a_card_out_of_reach_stays_out_of_reach_however_flat_the_reading():
+    from models.chances import flattened, strayed
+
+    logits = np.array([[2.0, 1.0, -np.inf]], dtype=np.float32)
+    with np.errstate(invalid="raise"):       # 0 × -inf would be nan
+        assert flattened(logits, 0.0).tolist() == [[0.0, 0.0, -np.inf]]
+        chances = strayed(logits, lapse=0.2, flat=0.0)
+    assert chances[0, 2] == 0 and chances.sum() == pytest.approx(1) and chances.dtype == np.float32
+    assert chances[0, 0] > chances[0, 1] > 0.5 * 0.2    # the flat share reads the two alike
