@@ -5,9 +5,9 @@ For each item a reader answered (lab/benchmarks/panel.py), the captain's reader 
 people, its lapse included) forecasts the chance that the first `count` picks are the cards the
 hint's giver meant (`whole`) and the own cards turned over in `count` picks (`found`), the
 turn ending at the first card not the team's; beside them, what the reader did. Grouped by who
-gave the hint (the AI's captains of every build, or a strong human spymaster) and its count. Then
-the sharpness that makes the readers' picks likeliest, pick by pick: the factor on the model's
-logits (1: the model reads as they did). The readers saw the hints blind, on boards the model was
+gave the hint (the AI's captains of every build, a strong human spymaster, or none: the AI's best
+hint for a count it did not give) and its count. Then the sharpness that makes the readers' picks
+likeliest, pick by pick: the factor on the model's logits (1: the model reads as they did). The readers saw the hints blind, on boards the model was
 never fitted on; the model was fitted on the Duet record alone.
 
     python -m lab.benchmarks.panel_calibration --sources ../shared/datasets [--embedded]
@@ -26,7 +26,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from common import BOARD_WORDS_PATH, load_words
-from lab.benchmarks.panel import HUMAN, Item, read_answers, read_sheets
+from lab.benchmarks.panel import EXPLORE, HUMAN, Item, read_answers, read_sheets
 from models.chances import softmax
 from models.expected import read
 from models.reader import Reader
@@ -88,7 +88,10 @@ def forecast(reader: Reader, reading: Reading) -> tuple[float, float, bool, int]
 
 
 def giver(item: Item) -> str:
-    return "a strong human spymaster" if item.kind == HUMAN else "the AI's captains"
+    """Who gave the hint: a person, or the AI's captains, or none (the AI's best hint for a count it
+    did not give, `panel games --explore`)."""
+    return {HUMAN: "a strong human spymaster", EXPLORE: "the AI, a count it did not give"}.get(
+        item.kind, "the AI's captains")
 
 
 def calibration_table(reader: Reader, readings: Sequence[Reading]) -> str:
