@@ -1,14 +1,14 @@
-"""Does the model of people read as the blind panels' readers did? Its forecast of every reading
-in reports/panels against the reading.
+"""Does the model of people read as the blind panels' readers did? Its forecast of every reading in
+reports/panels against the reading.
 
 For each item a reader answered (lab/benchmarks/panel.py), the captain's reader (the model of
 people, its lapse included) forecasts the chance that the first `count` picks are the cards the
-hint's giver meant (`whole`) and the own cards turned over in `count` picks (`found`), the
-turn ending at the first card not the team's; beside them, what the reader did. Grouped by who
-gave the hint (the AI's captains of every build, a strong human spymaster, or none: the AI's best
-hint for a count it did not give) and its count. Then the sharpness that makes the readers' picks
-likeliest, pick by pick: the factor on the model's logits (1: the model reads as they did). The readers saw the hints blind, on boards the model was
-never fitted on; the model was fitted on the Duet record alone.
+hint's giver meant (`whole`) and the own cards turned over in `count` picks (`found`), the turn
+ending at the first card not the team's; beside them, what the reader did. Grouped by who gave the
+hint (the AI's captains of every build, a strong human spymaster, or none: the AI's best hint for a
+count it did not give) and its count. Then the sharpness that makes the readers' picks likeliest,
+pick by pick: the factor on the model's logits (1: the model reads as they did). The readers saw the
+hints blind, on boards the model was never fitted on; the model was fitted on the Duet record alone.
 
     python -m lab.benchmarks.panel_calibration --sources ../shared/datasets [--embedded]
 """
