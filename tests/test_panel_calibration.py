@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 from lab.benchmarks.panel import Item, write_sheets
-from lab.benchmarks.panel_calibration import Reading, calibration_table, forecast, panel_readings, sharpness
+from lab.benchmarks.panel_calibration import (
+    Reading,
+    calibration_table,
+    forecast,
+    panel_readings,
+    reliability,
+    sharpness,
+)
 
 COLORS = {"sheep": "RED", "wool": "RED", "lamb": "RED", "cook": "ASSASSIN", "oven": "NEUTRAL", "ship": "BLUE"}
 
@@ -62,3 +69,9 @@ def test_every_answered_item_of_every_panel_is_read(tmp_path):
     (one / "answers.txt").write_text("0 WOOL GOAT\n")    # a card not face down is dropped
     found = list(panel_readings(tmp_path))
     assert [r.picks for r in found] == [("wool",), ("sheep", "wool"), ("sheep",)]
+
+
+def test_the_ai_hints_are_binned_by_their_forecast():
+    readings = [Reading(item(), ("sheep", "wool"))] * 5 + [Reading(item(kind="human"), ("oven",))] * 5
+    rows = reliability(Fixed(), readings).splitlines()[2:]
+    assert rows == ["| 2 | 0.6-0.8 | 5 | 0.64 | 1.00 | 1.68 | 2.00 |"]    # the person's clues left out

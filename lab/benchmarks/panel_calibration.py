@@ -6,9 +6,10 @@ people, its lapse included) forecasts the chance that the first `count` picks ar
 hint's giver meant (`whole`) and the own cards turned over in `count` picks (`found`), the turn
 ending at the first card not the team's; beside them, what the reader did. Grouped by who gave the
 hint (the AI's captains of every build, a strong human spymaster, or none: the AI's best hint for a
-count it did not give) and its count. Then the sharpness that makes the readers' picks likeliest,
-pick by pick: the factor on the model's logits (1: the model reads as they did). The readers saw the
-hints blind, on boards the model was never fitted on; the model was fitted on the Duet record alone.
+count it did not give) and its count; the AI's hints by the forecast, in bins. Then the sharpness
+that makes the readers' picks likeliest, pick by pick: the factor on the model's logits (1: the
+model reads as they did). The readers saw the hints blind, on boards the model was never fitted on;
+the model was fitted on the Duet record alone.
 
     python -m lab.benchmarks.panel_calibration --sources ../shared/datasets [--embedded]
 """
@@ -110,6 +111,26 @@ def calibration_table(reader: Reader, readings: Sequence[Reading]) -> str:
     return "\n".join(rows)
 
 
+BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 1.0)
+
+
+def reliability(reader: Reader, readings: Sequence[Reading]) -> str:
+    """The AI's hints by count and by the forecast chance that every card meant is turned over, in
+    bins: the forecast against how often readers did."""
+    rows = ["| count | forecast | readings | every card meant, forecast | read | own cards, forecast "
+            "| read |", "|---|---|---|---|---|---|---|"]
+    found = [(r.item.count, *forecast(reader, r)) for r in readings if r.item.kind != HUMAN]
+    for count in sorted({k for k, *_ in found}):
+        values = np.array([f for k, *f in found if k == count], dtype=np.float64)
+        which = np.clip(np.digitize(values[:, 0], BINS) - 1, 0, len(BINS) - 2)
+        for b in range(len(BINS) - 1):
+            if (which == b).sum() >= 5:
+                whole, own, read_whole, read_own = values[which == b].mean(axis=0)
+                rows.append(f"| {count} | {BINS[b]:.1f}-{BINS[b + 1]:.1f} | {(which == b).sum()} | "
+                            f"{whole:.2f} | {read_whole:.2f} | {own:.2f} | {read_own:.2f} |")
+    return "\n".join(rows)
+
+
 def sharpness(reader: Reader, readings: Sequence[Reading], picks: int = 3
               ) -> list[tuple[int, int, float, float, float]]:
     """For each pick (1..`picks`, of items whose count reaches it): how many, the factor on the
@@ -147,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     readings = list(panel_readings(args.panels))
     print(f"The model of people ({ai.people.fit.name}) against {len(readings)} blind readings:\n")
     print(calibration_table(ai.people, readings))
+    print("\nThe AI's hints (a count it gave or not) by the forecast, in bins:\n")
+    print(reliability(ai.people, readings))
     print("\n| pick | readings | sharpness that fits the readers | log-likelihood a pick at 1 | at it |\n"
           "|---|---|---|---|---|")
     for j, n, factor, at_one, at_best in sharpness(ai.people, readings):
