@@ -189,7 +189,6 @@ class Renderer:
         return "\n".join(["\nThe hints, and what they meant:", *lines]) if lines else ""
 
 
-# Each reader family (models/expected.py FAMILIES) in plain words.
 COLOR_TEXT = {Color.ASSASSIN: "the assassin", Color.NEUTRAL: "a bystander",
               Color.RED: "a red agent", Color.BLUE: "a blue agent"}
 
