@@ -9,10 +9,10 @@ import pytest
 from lab.benchmarks.panel import Item, write_sheets
 from lab.benchmarks.panel_calibration import (
     Reading,
-    calibration_table,
+    by_forecast,
+    by_giver,
     forecast,
     panel_readings,
-    reliability,
     sharpness,
 )
 
@@ -46,7 +46,7 @@ def test_a_forecast_is_the_readers_chances_pick_by_pick():
 
 def test_the_table_groups_by_giver_and_count():
     readings = [Reading(item(kind=kind), ("sheep", "wool")) for kind in ("game", "human") for _ in range(5)]
-    table = calibration_table(Fixed(), readings)
+    table = by_giver([(r, forecast(Fixed(), r)) for r in readings])
     assert "| a strong human spymaster | 2 | 5 |" in table
     assert "| the AI's captains | 2 | 5 |" in table
     rows = table.splitlines()[2:]
@@ -73,5 +73,5 @@ def test_every_answered_item_of_every_panel_is_read(tmp_path):
 
 def test_the_ai_hints_are_binned_by_their_forecast():
     readings = [Reading(item(), ("sheep", "wool"))] * 5 + [Reading(item(kind="human"), ("oven",))] * 5
-    rows = reliability(Fixed(), readings).splitlines()[2:]
+    rows = by_forecast([(r, forecast(Fixed(), r)) for r in readings]).splitlines()[2:]
     assert rows == ["| 2 | 0.6-0.8 | 5 | 0.64 | 1.00 | 1.68 | 2.00 |"]    # the person's clues left out

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +33,9 @@ from models.expected import read
 from models.reader import Reader
 
 PANELS = Path(__file__).resolve().parents[2] / "reports" / "panels"
+# The chance that the first `count` picks are the cards meant, the own cards expected in them;
+# whether a reader's were, the own cards they turned over.
+Forecast = tuple[float, float, bool, int]
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ def panel_readings(root: Path = PANELS) -> Iterator[Reading]:
                     yield Reading(item, tuple(w for w in said[number] if w in item.colors))
 
 
-def forecast(reader: Reader, reading: Reading) -> tuple[float, float, bool, int]:
+def forecast(reader: Reader, reading: Reading) -> Forecast:
     """(the reader's chance that the first `count` picks are the cards meant, its expected own
     cards in `count` picks; whether the reader's were, how many own cards they turned over)."""
     item, k = reading.item, reading.item.count
@@ -95,40 +98,39 @@ def giver(item: Item) -> str:
         item.kind, "the AI's captains")
 
 
-def calibration_table(reader: Reader, readings: Sequence[Reading]) -> str:
-    """A row for each giver and count: the model's forecast against the readers'."""
-    groups: dict[tuple[str, int], list[tuple]] = {}
-    for reading in readings:
-        groups.setdefault((giver(reading.item), reading.item.count), []).append(forecast(reader, reading))
-    rows = ["| hints of | count | readings | every card meant, forecast | read | own cards, forecast "
-            "| read |", "|---|---|---|---|---|---|---|"]
-    for (who, count), found in sorted(groups.items()):
-        if len(found) < 5:
-            continue
-        whole, own, read_whole, read_own = np.array(found, dtype=np.float64).mean(axis=0)
-        rows.append(f"| {who} | {count} | {len(found)} | {whole:.2f} | {read_whole:.2f} | {own:.2f} | "
-                    f"{read_own:.2f} |")
+def table(keys: Sequence[str], groups: Mapping[tuple, Sequence[Forecast]]) -> str:
+    """A row for each group of five readings or more (its `keys`' values first): the model's
+    forecast against the readers'."""
+    rows = ["| " + " | ".join(keys) + " | readings | every card meant, forecast | read | own cards, "
+            "forecast | read |", "|---" * (len(keys) + 5) + "|"]
+    for key, found in sorted(groups.items()):
+        if len(found) >= 5:
+            whole, own, read_whole, read_own = np.array(found, dtype=np.float64).mean(axis=0)
+            rows.append("| " + " | ".join(map(str, key)) + f" | {len(found)} | {whole:.2f} | "
+                        f"{read_whole:.2f} | {own:.2f} | {read_own:.2f} |")
     return "\n".join(rows)
+
+
+def by_giver(forecasts: Sequence[tuple[Reading, Forecast]]) -> str:
+    """A row for each giver and count."""
+    groups: dict[tuple, list[Forecast]] = {}
+    for reading, found in forecasts:
+        groups.setdefault((giver(reading.item), reading.item.count), []).append(found)
+    return table(("hints of", "count"), groups)
 
 
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 1.0)
 
 
-def reliability(reader: Reader, readings: Sequence[Reading]) -> str:
+def by_forecast(forecasts: Sequence[tuple[Reading, Forecast]]) -> str:
     """The AI's hints by count and by the forecast chance that every card meant is turned over, in
-    bins: the forecast against how often readers did."""
-    rows = ["| count | forecast | readings | every card meant, forecast | read | own cards, forecast "
-            "| read |", "|---|---|---|---|---|---|---|"]
-    found = [(r.item.count, *forecast(reader, r)) for r in readings if r.item.kind != HUMAN]
-    for count in sorted({k for k, *_ in found}):
-        values = np.array([f for k, *f in found if k == count], dtype=np.float64)
-        which = np.clip(np.digitize(values[:, 0], BINS) - 1, 0, len(BINS) - 2)
-        for b in range(len(BINS) - 1):
-            if (which == b).sum() >= 5:
-                whole, own, read_whole, read_own = values[which == b].mean(axis=0)
-                rows.append(f"| {count} | {BINS[b]:.1f}-{BINS[b + 1]:.1f} | {(which == b).sum()} | "
-                            f"{whole:.2f} | {read_whole:.2f} | {own:.2f} | {read_own:.2f} |")
-    return "\n".join(rows)
+    `BINS`."""
+    groups: dict[tuple, list[Forecast]] = {}
+    for reading, found in forecasts:
+        if reading.item.kind != HUMAN:
+            b = min(int(np.digitize(found[0], BINS)) - 1, len(BINS) - 2)
+            groups.setdefault((reading.item.count, f"{BINS[b]:.1f}-{BINS[b + 1]:.1f}"), []).append(found)
+    return table(("count", "forecast"), groups)
 
 
 def sharpness(reader: Reader, readings: Sequence[Reading], picks: int = 3
@@ -166,10 +168,11 @@ def main(argv: list[str] | None = None) -> int:
 
     ai, _ = build_ai(args.sources, load_words(BOARD_WORDS_PATH), args.embedded)
     readings = list(panel_readings(args.panels))
+    forecasts = [(reading, forecast(ai.people, reading)) for reading in readings]
     print(f"The model of people ({ai.people.fit.name}) against {len(readings)} blind readings:\n")
-    print(calibration_table(ai.people, readings))
+    print(by_giver(forecasts))
     print("\nThe AI's hints (a count it gave or not) by the forecast, in bins:\n")
-    print(reliability(ai.people, readings))
+    print(by_forecast(forecasts))
     print("\n| pick | readings | sharpness that fits the readers | log-likelihood a pick at 1 | at it |\n"
           "|---|---|---|---|---|")
     for j, n, factor, at_one, at_best in sharpness(ai.people, readings):
