@@ -517,12 +517,12 @@ def _bring(remote: Remote, shelf: Shelf, session: _Session, tell: Callable[[str]
     if problem is not None:
         tell(f"{found.relative_to(shelf.sources).as_posix()}: {problem}; fetching it again")
     error = session.fetch_into(found or shelf.sources / remote.path, remote)
-    if isinstance(error, FetchError):
+    if error is None:
+        return ("replaced" if problem else "fetched"), remote.path
+    if error.absent:
         return "absent", located(remote.url, session.base_url)
-    if error is not None:
-        tell(error)
-        return "failed", error
-    return ("replaced" if problem else "fetched"), remote.path
+    tell(str(error))
+    return "failed", str(error)
 
 
 def _side_by_side(jobs: Sequence[Callable[[], None]], stop: threading.Event) -> None:
@@ -580,9 +580,9 @@ class _Session:
     via: urllib.request.OpenerDirector = field(default_factory=opener)
     last: dict[str, float] = field(default_factory=dict)   # server → when its last request ended
 
-    def fetch_into(self, target: Path, remote: Remote) -> str | FetchError | None:
-        """Fetch `remote` into `target` (1 + `retries` tries); None when done, else why not: the
-        FetchError of a server that has no such file (not asked again), or a line."""
+    def fetch_into(self, target: Path, remote: Remote) -> FetchError | None:
+        """Fetch `remote` into `target` (1 + `retries` tries); None when done, else why not (a
+        server that has no such file, `FetchError.absent`, is not asked again)."""
         url = located(remote.url, self.base_url)
         host = urllib.parse.urlsplit(url).netloc
         error = None
@@ -606,4 +606,4 @@ class _Session:
                           "(--trust-content: its content checks out)")
             save(target, data)
             return None
-        return f"{remote.path} not fetched: {error}"
+        return FetchError(f"{remote.path} not fetched: {error}")
