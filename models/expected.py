@@ -124,9 +124,9 @@ class ExpectedCaptain(Captain):
         return self.last
 
     def score(self, situation: Situation, board: Board) -> np.ndarray:
-        depth, dare = self.depth(situation), self.dare(board, situation.team)
-        price = self.prices.of(situation, self.alone) * dare
-        legal, own, claim = np.flatnonzero(situation.legal), situation.own, self.prices.claim * dare
+        depth = self.depth(situation)
+        price = self.prices.of(situation, self.alone) * self.dare(board, situation.team)
+        legal, own, claim = np.flatnonzero(situation.legal), situation.own, self.prices.claim
         doubted = 0.0 if self.doubt is None else self.doubt[0]
         values = sum(share * turn_values(logits[legal], own, price, depth, claim, 1.0 - doubted)
                      for share, logits in self.turns)
@@ -146,9 +146,9 @@ class ExpectedCaptain(Captain):
         return replace(choice, chance=float(chance))
 
     def dare(self, board: Board, team: Color) -> float:
-        """A factor on prices, a claim not filled's too: below 1 when behind in the race (two own
-        cards more than the other team's, one being the tempo of playing first), least when far
-        behind or when the other team is one card from winning; above 1 when two cards ahead."""
+        """A factor on prices: below 1 when behind in the race (two own cards more than the other
+        team's, one being the tempo of playing first), least when far behind or when the other team
+        is one card from winning; above 1 when two cards ahead."""
         own, other = board.remaining(team), board.remaining(team.other)
         if self.alone:
             return 1.0

@@ -380,20 +380,6 @@ def test_a_claim_the_reader_would_not_fill_is_priced():
     assert honest.give_hint(board(), RED).hint.count < bold.give_hint(board(), RED).hint.count
 
 
-@pytest.mark.parametrize(("pear", "dare", "count"),
-                         [(0.5, 1.0, 1), (0.5, 0.5, 2), (0.6, 1.0, 2), (0.6, 1.25, 1)])
-def test_behind_in_the_race_it_dares_a_claim_it_would_not_level(pear, dare, count):
-    matrix = MATRIX.copy()
-    matrix[1] = [0.05, 0.05, 0.05, 0.95, pear, 0.05, 0.05, 0.05]   # fruit: APPLE, and PEAR by `pear`
-
-    class Racing(ExpectedCaptain):
-        def dare(self, board, team):
-            return dare
-
-    choice = Racing(weights(matrix), sure_reader(matrix, 0.2)).give_hint(board(), RED)
-    assert choice.hint == Hint("fruit", count)
-
-
 def test_alone_only_the_cards_that_lose_cost():
     key = [BLUE if w == "cloud" else c for w, c in zip(WORDS, KEY, strict=True)]   # blue has two
     situation = ExpectedCaptain(weights()).situation(Board.from_key(WORDS, key), RED)
