@@ -380,6 +380,20 @@ def test_a_claim_the_reader_would_not_fill_is_priced():
     assert honest.give_hint(board(), RED).hint.count < bold.give_hint(board(), RED).hint.count
 
 
+@pytest.mark.parametrize("dare", [0.5, 0.8, 1.0, 1.25])
+def test_a_claim_the_reader_would_not_fill_costs_the_same_whatever_the_race(dare):
+    # Dared by the race, a far-behind captain gave NURSE 3 at a 22% chance where it gave FLAME 1 at
+    # 96%, and no reader filled it (decision 0095): the race prices the cards, not the claim.
+    matrix = MATRIX.copy()
+    matrix[1] = [0.05, 0.05, 0.05, 0.95, 0.5, 0.05, 0.05, 0.05]   # fruit: APPLE, PEAR half as near
+
+    class Racing(ExpectedCaptain):
+        def dare(self, board, team):
+            return dare
+
+    assert Racing(weights(matrix), sure_reader(matrix, 0.2)).give_hint(board(), RED).hint == Hint("fruit", 1)
+
+
 def test_alone_only_the_cards_that_lose_cost():
     key = [BLUE if w == "cloud" else c for w, c in zip(WORDS, KEY, strict=True)]   # blue has two
     situation = ExpectedCaptain(weights()).situation(Board.from_key(WORDS, key), RED)
