@@ -51,13 +51,18 @@ class Prices:
         return np.array([price[c] for c in situation.colors])
 
 
-def read(logits: np.ndarray, own: np.ndarray, price: np.ndarray, depth: int
-         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+# A reader's third pick is looser than its first two: its logits times this (decision 0096).
+THIRD_PICK = 0.6
+
+
+def read(logits: np.ndarray, own: np.ndarray, price: np.ndarray, depth: int,
+         third: float = THIRD_PICK) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """How a Plackett–Luce reader reads each hint (rows of `logits`, hints × cards face down) pick
     by pick, to `depth` picks: `found[:, j]`, the chance that its first j+1 picks are all own cards;
     `ending[:, j]`, the expected `price` of a card not the team's taken at pick j+1, the picks before
     it own; `whole[:, k-1]`, the chance that its first k picks are the k own cards it likes best
-    (the targets of a count of k), in any order. Each pick is a softmax over the cards left."""
+    (the targets of a count of k), in any order. Each pick is a softmax over the cards left, the
+    third and later at `third` times the logits."""
     n, mine = len(logits), np.flatnonzero(own)
     found, ending, whole = (np.zeros((n, depth)) for _ in range(3))
     rank = np.argsort(np.argsort(-logits[:, mine], axis=1, kind="stable"), axis=1)   # (hints, own)
@@ -65,7 +70,7 @@ def read(logits: np.ndarray, own: np.ndarray, price: np.ndarray, depth: int
     for j in range(depth):
         grown = []
         for taken, chance, worst in prefixes:
-            masked = logits.copy()
+            masked = logits.copy() if j < 2 else third * logits
             masked[:, mine[list(taken)]] = -np.inf
             p = softmax(masked, axis=1)
             found[:, j] += chance * p[:, own].sum(axis=1)

@@ -330,15 +330,18 @@ def test_explain_says_in_plain_words_which_cards_how_sure_and_the_danger():
 
 # --- the expected captain: what its reader gets from a hint (models/expected.py) -------------
 
-def brute_force(logits: np.ndarray, own: np.ndarray, depth: int) -> tuple[list[float], list[float]]:
+def brute_force(logits: np.ndarray, own: np.ndarray, depth: int, third: float = 1.0
+                ) -> tuple[list[float], list[float]]:
     """The chance that the first j picks are own cards, and that every card meant (the own cards the
-    reader likes best) is among the first k, by enumerating every ordering of a Plackett–Luce reader."""
+    reader likes best) is among the first k, by enumerating every ordering of a Plackett–Luce reader
+    (its third pick on at `third` times the logits)."""
     n, found, whole = len(logits), [0.0] * depth, [0.0] * depth
     meant = np.argsort(-np.where(own, logits, -np.inf))
     for order in itertools.permutations(range(n), depth):
         p, left = 1.0, list(range(n))
-        for i in order:
-            p *= np.exp(logits[i] - np.logaddexp.reduce(logits[left]))
+        for pick, i in enumerate(order):
+            sharp = third if pick >= 2 else 1.0
+            p *= np.exp(sharp * logits[i] - np.logaddexp.reduce(sharp * logits[left]))
             left.remove(i)
         for j in range(depth):
             found[j] += p * all(own[i] for i in order[:j + 1])
@@ -353,10 +356,12 @@ def test_a_reader_is_read_pick_by_pick_exactly():
     logits = rng.normal(size=(4, 6)) * 3
     logits[0, 0] = 60.0                    # a card it is all but sure of, the rest still told apart
     own = np.array([True, True, False, True, False, False])
-    found, _, whole = read(logits, own, np.zeros(6), 3)
-    for row, f, w in zip(logits, found, whole, strict=True):
-        expected_found, expected_whole = brute_force(row, own, 3)
-        assert f == pytest.approx(expected_found, abs=1e-9) and w == pytest.approx(expected_whole, abs=1e-9)
+    for third in (1.0, 0.6):
+        found, _, whole = read(logits, own, np.zeros(6), 3, third)
+        for row, f, w in zip(logits, found, whole, strict=True):
+            expected_found, expected_whole = brute_force(row, own, 3, third)
+            assert f == pytest.approx(expected_found, abs=1e-9)
+            assert w == pytest.approx(expected_whole, abs=1e-9)
 
 
 def sure_reader(matrix: np.ndarray, temperature: float = 0.05) -> MatrixReader:
