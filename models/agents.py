@@ -15,15 +15,25 @@ from models.weights import Weights
 
 @dataclass
 class Memory:
-    """An earlier hint of the agent's team and the cards guessed for it."""
+    """An earlier hint of the agent's team, the cards face down when it was given and the cards
+    guessed for it."""
 
     hint: Hint
+    face_down: tuple[str, ...] = ()
     guesses: list[str] = field(default_factory=list)
 
     def outstanding(self, board: Board, team: Color) -> int:
         """How many of the hint's targets are presumably still face down."""
         found = sum(board.card(w).color is team for w in self.guesses)
         return max(0, (self.hint.count or 0) - found)
+
+    def candidates(self, board: Board, team: Color) -> list[str]:
+        """The cards the hint may still have meant: those face down when it was given, less the
+        cards guessed for it and the cards since turned over that are not the team's. A team's
+        card turned over since for another hint stays, so that a hint whose best card was found
+        that way reads as done, not as pointing to its next best (the assassin, at times)."""
+        return [w for w in self.face_down if w not in self.guesses
+                and (not board.card(w).revealed or board.card(w).color is team)]
 
 
 class Agent:
@@ -63,7 +73,7 @@ class Agent:
         agent judges each hint alone.
         """
         if guessed == 0 and team is not None:
-            self.remembered.append(Memory(hint))
+            self.remembered.append(Memory(hint, tuple(board.unrevealed_words())))
         words = board.unrevealed_words()
         if hint.count and guessed >= hint.count:
             word = self.bonus(board, team) if self.memory and team is not None else None
@@ -88,17 +98,17 @@ class Agent:
         return words[int(rng.choice(len(words), p=chances))]
 
     def bonus(self, board: Board, team: Color) -> str | None:
-        """A card for an earlier, unfinished hint, when it stands out clearly."""
-        words = board.unrevealed_words()
-        if len(words) < 2:
-            return None
+        """A card for an earlier, unfinished hint, when it stands out clearly and is still face
+        down (`Memory.candidates`)."""
         for memory in self.remembered[:-1]:
-            if memory.outstanding(board, team) == 0:
+            words = memory.candidates(board, team)
+            if memory.outstanding(board, team) == 0 or len(words) < 2:
                 continue
             column = self.weights.hint_row(memory.hint.word, words)
             first, second = np.sort(column)[::-1][:2]
-            if first >= self.confidence and first - second >= self.lead:
-                return words[int(column.argmax())]
+            best = words[int(column.argmax())]
+            if first >= self.confidence and first - second >= self.lead and not board.card(best).revealed:
+                return best
         return None
 
 

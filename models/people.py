@@ -437,11 +437,12 @@ class PeopleAgent(Agent):
         return strayed(column.astype(np.float64) / PEOPLE_TEMPERATURE, fit.lapse, fit.flat)
 
     def bonus(self, board: Board, team: Color) -> str | None:
-        words = board.unrevealed_words()
         for memory in self.remembered[:-1]:
-            if memory.outstanding(board, team) == 0:
+            words = memory.candidates(board, team)
+            if memory.outstanding(board, team) == 0 or not words:
                 continue
             chances = self.chances(self.weights.hint_row(memory.hint.word, words))
-            if chances.max() >= self.bonus_above:
-                return words[int(chances.argmax())]
+            best = words[int(chances.argmax())]
+            if chances.max() >= self.bonus_above and not board.card(best).revealed:
+                return best
         return None

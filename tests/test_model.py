@@ -24,6 +24,7 @@ from model import (
     Weights,
     pick_chances,
 )
+from models.agents import Memory
 from players import Composition, make_team
 
 # A small table: red owns five cards, two themes; the assassin SHARK sits near the sea theme.
@@ -135,6 +136,21 @@ def test_agent_spends_the_bonus_guess_on_an_earlier_hint():
     b.card("ship").revealed = False              # as if the turn had ended after WHALE
     agent.remembered[-1].guesses = ["whale"]
     assert play(agent, Hint("fruit", 2), b) == ["apple", "pear", "ship"]
+
+
+def test_the_bonus_guess_leaves_a_hint_whose_card_another_hint_found():
+    # Four games in 100 at easy: OCEAN missed WHALE, a later hint found it, and the bonus guess
+    # for OCEAN took its next best card, the assassin.
+    matrix = MATRIX.copy()
+    matrix[0] = [0.90, 0.05, 0.05, 0.05, 0.05, 0.05, 0.10, 0.75]   # ocean: WHALE, then SHARK
+    agent, b = GreedyAgent(weights(matrix)), board()
+    assert play(agent, Hint("weather", 1), b) == ["cloud"]    # a miss: the turn ends
+    agent.remembered[-1] = Memory(Hint("ocean", 1), tuple(WORDS), ["cloud"])   # as if OCEAN missed
+    b.reveal("whale", RED)                                     # WHALE found for another hint
+    assert agent.remembered[-1].candidates(b, RED) == ["whale", "ship", "beach", "apple", "pear",
+                                                        "piano", "shark"]
+    assert play(agent, Hint("fruit", 2), b) == ["apple", "pear"]      # no bonus: OCEAN is done
+    assert play(agent, Hint("fruit", 2), board()) == ["apple", "pear", "whale"]   # WHALE face down
 
 
 def test_agent_keeps_the_bonus_guess_when_no_card_stands_out():
