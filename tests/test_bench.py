@@ -178,8 +178,9 @@ def test_pooling_by_seed_keeps_pooled_means():
 def test_two_team_win_rates_by_seat():
     d = DuelResult
     duels = [d(1, RED, True, True, False), d(1, BLUE, False, False, True),
-             d(2, RED, True, False, False), d(2, BLUE, True, True, False)]
+             d(2, RED, True, False, False, reference_assassin=True), d(2, BLUE, True, True, False)]
     s = summarize_duels(duels)
+    assert s["reference_assassin_rate"].value == pytest.approx(0.25)   # the game RED won by it
     assert s["win_rate"].value == pytest.approx(0.75)
     assert s["win_rate_first"].value == pytest.approx(1.0)
     assert s["win_rate_second"].value == pytest.approx(0.5)

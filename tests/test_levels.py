@@ -194,6 +194,7 @@ def test_the_levels_measurement_plays_each_level_and_the_auto_team_in_both_seats
     text = levels_markdown(rows, "python main.py bench --levels --seeds 2")
     assert "`python main.py bench --levels --seeds 2`" in text
     assert "| auto | turns over one of its own cards a turn |" in text and "85% or more" in text
+    assert "the opponent's |" in text     # its assassin losses beside the person's side's
 
 
 def test_the_levels_need_the_human_record(tmp_path, capsys):

@@ -116,6 +116,7 @@ class DuelResult:
     starting: bool      # the tested team moved first (it had 9 cards)
     assassin: bool      # the tested team turned over the assassin
     error: str | None = None
+    reference_assassin: bool = False   # the reference team did
 
 
 def play_duel(seed: int, words: Sequence[str], tested: tuple, reference: tuple | None,
@@ -133,6 +134,7 @@ def play_duel(seed: int, words: Sequence[str], tested: tuple, reference: tuple |
         error = None
     except RuleError as problem:  # the side to play broke a rule: it loses
         winner, error = game.team.other, f"{game.team.value}: {problem}"
-    assassin = any(o is Outcome.ASSASSIN for t in game.history if t.side is color
-                   for _, o in t.guesses)
-    return DuelResult(seed, color, winner is color, board.starting_team is color, assassin, error)
+    assassin = {side: any(o is Outcome.ASSASSIN for t in game.history if t.side is side
+                          for _, o in t.guesses) for side in (color, other)}
+    return DuelResult(seed, color, winner is color, board.starting_team is color, assassin[color], error,
+                      assassin[other])

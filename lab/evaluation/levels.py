@@ -105,10 +105,12 @@ def levels_markdown(rows: list[dict], command: str) -> str:
                      *(fmt(r[s]["win_rate"], "rate") for s in seats),
                      f"{100 * r['target']:.0f}%" + (" or more" if r["opponent"] == AUTO else "")]
                     for r in rows])
-    lines += ["", "By who moves first, and the person's side's assassin losses:", ""]
+    lines += ["", "By who moves first, and the games lost to the assassin, by the person's side and by "
+              "the opponent:", ""]
     lines += table(["opponent", "seat", "games", "wins moving first", "wins moving second",
-                    "assassin losses", "rule errors"],
+                    "your side's assassin losses", "the opponent's", "rule errors"],
                    [[r["opponent"], f"`{s}`", r[s]["games"], fmt(r[s]["win_rate_first"], "rate"),
                      fmt(r[s]["win_rate_second"], "rate"), fmt(r[s]["assassin_rate"], "rate"),
-                     r[s]["errors"]] for r in rows for s in seats])
+                     fmt(r[s]["reference_assassin_rate"], "rate"), r[s]["errors"]]
+                    for r in rows for s in seats])
     return "\n".join(lines) + "\n"

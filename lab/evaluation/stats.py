@@ -108,6 +108,7 @@ def summarize_duels(duels: Sequence[DuelResult]) -> dict:
         "win_rate_first": rate(lambda d: d.starting, lambda d: d.won),
         "win_rate_second": rate(lambda d: not d.starting, lambda d: d.won),
         "assassin_rate": rate(lambda d: True, lambda d: d.assassin),
+        "reference_assassin_rate": rate(lambda d: True, lambda d: d.reference_assassin),
         "games": len(duels),
         "errors": sum(d.error is not None for d in duels),
     }
