@@ -67,10 +67,11 @@ def read(logits: np.ndarray, own: np.ndarray, price: np.ndarray, depth: int,
     found, ending, whole = (np.zeros((n, depth)) for _ in range(3))
     rank = np.argsort(np.argsort(-logits[:, mine], axis=1, kind="stable"), axis=1)   # (hints, own)
     prefixes = [((), np.ones(n), np.full(n, -1))]   # own cards taken, their chance, their worst rank
+    looser = third * logits if depth > 2 else logits
     for j in range(depth):
         grown = []
         for taken, chance, worst in prefixes:
-            masked = logits.copy() if j < 2 else third * logits
+            masked = (logits if j < 2 else looser).copy()
             masked[:, mine[list(taken)]] = -np.inf
             p = softmax(masked, axis=1)
             found[:, j] += chance * p[:, own].sum(axis=1)

@@ -34,12 +34,17 @@ class Reader(Protocol):
         """Every hint of the vocabulary × cards: the logits of `logits`, all at once."""
 
 
+def sharpnesses(reader: Reader) -> list[tuple[float, float]]:
+    """(share, factor on the logits) of a reader's turns: its own sharpness, and its lapse's."""
+    both = ((1.0 - reader.lapse, 1.0), (reader.lapse, reader.flat))
+    return [(share, sharpness) for share, sharpness in both if share > 0]
+
+
 def turns(reader: Reader, words: Sequence[str]) -> list[tuple[float, np.ndarray]]:
     """How a reader's turns go, each with its share: its logits for every hint of the vocabulary
     (hints × `words`), at its own sharpness and at its lapse's."""
     logits = np.asarray(reader.board_logits(list(words)), dtype=np.float64)
-    return [(share, sharpness * logits)
-            for share, sharpness in ((1.0 - reader.lapse, 1.0), (reader.lapse, reader.flat)) if share > 0]
+    return [(share, sharpness * logits) for share, sharpness in sharpnesses(reader)]
 
 
 # A matrix's weights are about 0 to 1: read at this softmax, its strongest card is its pick.

@@ -30,7 +30,7 @@ from common import BOARD_WORDS_PATH, load_words
 from lab.benchmarks.panel import EXPLORE, HUMAN, Item, read_answers, read_sheets
 from models.chances import softmax
 from models.expected import read
-from models.reader import Reader
+from models.reader import Reader, sharpnesses
 
 PANELS = Path(__file__).resolve().parents[2] / "reports" / "panels"
 # The chance that the first `count` picks are the cards meant, the own cards expected in them;
@@ -79,10 +79,9 @@ def forecast(reader: Reader, reading: Reading) -> Forecast:
     logits = np.asarray(reader.logits([item.hint], face_down), dtype=np.float64)
     nothing = np.zeros(len(face_down))
     whole = found = 0.0
-    for share, sharpness in ((1.0 - reader.lapse, 1.0), (reader.lapse, reader.flat)):
-        if share > 0:
-            whole += share * read(sharpness * logits, meant, nothing, k)[2][0, k - 1]
-            found += share * read(sharpness * logits, own, nothing, k)[0][0].sum()
+    for share, sharpness in sharpnesses(reader):
+        whole += share * read(sharpness * logits, meant, nothing, k)[2][0, k - 1]
+        found += share * read(sharpness * logits, own, nothing, k)[0][0].sum()
     turned = 0
     for word in reading.picks[:k]:
         if item.colors[word] != item.team:
